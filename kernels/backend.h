@@ -1,0 +1,52 @@
+/* The private interface between the gpuccl front (gpuccl.c) and its
+ * backends. gpuccl.c validates every argument before a backend sees it. */
+#ifndef GPUCCL_BACKEND_H
+#define GPUCCL_BACKEND_H
+
+#include "gpuccl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct GpucclBackendOps {
+  GpucclBackend kind;
+  /* Allocate ctx->priv and fill ctx->device_name. */
+  GpucclStatus (*open)(GpucclContext *ctx, int device_id, GpucclError *error);
+  void (*close)(GpucclContext *ctx);
+  GpucclStatus (*process)(GpucclContext *ctx, const GpucclImage *image,
+                          const GpucclParams *params, GpucclResult *result,
+                          GpucclError *error);
+  GpucclStatus (*draw)(GpucclContext *ctx, const GpucclFrame *frame,
+                       const GpucclDrawParams *params, GpucclError *error);
+  void *(*host_alloc)(GpucclContext *ctx, size_t size, GpucclMemory memory,
+                      GpucclError *error);
+  void (*host_free)(GpucclContext *ctx, void *ptr);
+} GpucclBackendOps;
+
+struct GpucclContext {
+  const GpucclBackendOps *ops;
+  void *priv;
+  char device_name[128];
+  GpucclResult last; /* what the last process call returned */
+};
+
+extern const GpucclBackendOps gpuccl_cpu_ops;
+#ifdef GPUCCL_HAVE_CUDA
+extern const GpucclBackendOps gpuccl_cuda_ops;
+bool gpuccl_cuda_probe(int device_id, GpucclError *error);
+#endif
+
+/* Fill *error (when not NULL) and return status. printf-style message. */
+GpucclStatus gpuccl_set_error(GpucclError *error, GpucclStatus status,
+                              const char *format, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUCCL_BACKEND_H */

@@ -1,0 +1,209 @@
+/* gpuccl — connected-component labeling and analysis of 2D images,
+ * on NVIDIA GPUs (HA4 and other algorithms) or on the CPU.
+ *
+ * The library knows nothing of GStreamer. One context holds one backend,
+ * its buffers (reused from frame to frame, grown only when the image grows)
+ * and the results of the last call. A context is not thread-safe: use one
+ * per thread.
+ *
+ * Correctness contract (every backend and algorithm, every image):
+ *  - foreground: sample > threshold (sample <= threshold with invert);
+ *  - labels 1..N in raster order of each component's first pixel, 0 for
+ *    background;
+ *  - per component: area, inclusive bounding box, 64-bit sums of x and y,
+ *    centroid = sum / area.
+ */
+#ifndef GPUCCL_H
+#define GPUCCL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUCCL_MAX_SIDE 16384 /* largest width or height accepted */
+
+typedef enum {
+  GPUCCL_OK = 0,
+  GPUCCL_ERROR_INVALID_ARGUMENT, /* bad image, stride or parameter */
+  GPUCCL_ERROR_UNSUPPORTED,      /* valid request this backend cannot do */
+  GPUCCL_ERROR_NO_DEVICE,        /* no usable CUDA device or driver */
+  GPUCCL_ERROR_OUT_OF_MEMORY,    /* host or device allocation failed */
+  GPUCCL_ERROR_DEVICE,           /* a CUDA launch or copy failed */
+  GPUCCL_ERROR_INTERNAL,
+} GpucclStatus;
+
+/* Filled by every call that can fail, when the caller passes one. */
+typedef struct {
+  GpucclStatus status;
+  char message[256];
+} GpucclError;
+
+typedef enum {
+  GPUCCL_BACKEND_AUTO = 0, /* CUDA when a device is usable, else CPU */
+  GPUCCL_BACKEND_CUDA,
+  GPUCCL_BACKEND_CPU,
+} GpucclBackend;
+
+typedef enum {
+  GPUCCL_ALGORITHM_DEFAULT = 0, /* HA4 on CUDA, run-based on the CPU */
+  GPUCCL_ALGORITHM_HA4,         /* Hennequin et al., 32 pixels per warp row */
+  GPUCCL_ALGORITHM_HA4_64,      /* HA4, two pixels per thread (Alg. 7) */
+} GpucclAlgorithm;
+
+/* How host memory from gpuccl_host_alloc() reaches the device. */
+typedef enum {
+  GPUCCL_MEMORY_AUTO = 0, /* MAPPED on integrated GPUs, COPY elsewhere */
+  GPUCCL_MEMORY_COPY,     /* pinned host memory, DMA copy per frame */
+  GPUCCL_MEMORY_MAPPED,   /* pinned and mapped: kernels read it in place */
+} GpucclMemory;
+
+typedef enum {
+  GPUCCL_PIXEL_U8 = 0,  /* one 8-bit sample per pixel */
+  GPUCCL_PIXEL_U16,     /* one 16-bit sample per pixel, host byte order */
+  GPUCCL_PIXEL_PACKED4, /* four 8-bit samples per pixel (RGBA, BGRx, ...) */
+} GpucclPixelFormat;
+
+/* Which sample of a PACKED4 pixel is thresholded. */
+typedef enum {
+  GPUCCL_CHANNEL_LUMA = 0, /* BT.601, see gpuccl_luma601() */
+  GPUCCL_CHANNEL_RED,
+  GPUCCL_CHANNEL_GREEN,
+  GPUCCL_CHANNEL_BLUE,
+} GpucclChannel;
+
+typedef enum {
+  GPUCCL_AUTO_THRESHOLD_NONE = 0,
+  /* Otsu over a 256-bin histogram (U16: of sample >> 8; the threshold used
+   * is then (t << 8) | 0xff). Ties go to the smallest t. */
+  GPUCCL_AUTO_THRESHOLD_OTSU,
+} GpucclAutoThreshold;
+
+/* One plane of host memory, read only. */
+typedef struct {
+  const void *data;
+  int width;     /* pixels, 1..GPUCCL_MAX_SIDE */
+  int height;    /* rows, 1..GPUCCL_MAX_SIDE */
+  size_t stride; /* bytes from one row to the next, >= width * pixel size */
+  GpucclPixelFormat format;
+  /* PACKED4 only: byte offsets (0..3) of R, G and B inside a pixel. */
+  uint8_t offset_r, offset_g, offset_b;
+} GpucclImage;
+
+typedef struct {
+  int threshold; /* 0..255 (U8, PACKED4) or 0..65535 (U16) */
+  bool invert;
+  GpucclAutoThreshold auto_threshold;
+  GpucclChannel channel; /* PACKED4 only */
+  int connectivity;      /* 4 or 8 */
+  uint64_t min_area;     /* blobs smaller are dropped from the table */
+  uint64_t max_area;     /* 0: no limit */
+  uint32_t max_blobs;    /* 0: all; else the largest (ties: smaller id) */
+  bool want_labels;      /* also return the label image */
+  GpucclAlgorithm algorithm;
+} GpucclParams;
+
+typedef struct {
+  uint32_t id; /* the component's label, 1..n_components */
+  uint32_t x0, y0, x1, y1; /* inclusive bounding box */
+  uint64_t area;
+  uint64_t sum_x, sum_y;
+  double cx, cy; /* sum_x / area, sum_y / area */
+} GpucclBlob;
+
+/* Owned by the context; valid until its next process call or destroy. */
+typedef struct {
+  int width, height;
+  uint32_t n_components;   /* all components, before the filters */
+  size_t n_blobs;          /* components that passed the filters */
+  const GpucclBlob *blobs; /* n_blobs entries, in increasing id */
+  int threshold;           /* the threshold applied (Otsu's when asked) */
+  /* width * height labels, row after row (stride = width), 0 background,
+   * every component numbered (filtered ones too); NULL unless asked for. */
+  const uint32_t *labels;
+} GpucclResult;
+
+typedef struct GpucclContext GpucclContext;
+
+/* Parameters with their defaults: threshold 127, 8-connectivity, no filter. */
+void gpuccl_params_init(GpucclParams *params);
+
+/* NULL on failure, with the reason in *error. */
+GpucclContext *gpuccl_context_new(GpucclBackend backend, int device_id,
+                                  GpucclError *error);
+void gpuccl_context_free(GpucclContext *ctx);
+
+/* The backend actually in use (never AUTO), and a human-readable name of
+ * the device ("CPU", or the CUDA device's name). */
+GpucclBackend gpuccl_context_backend(const GpucclContext *ctx);
+const char *gpuccl_context_device_name(const GpucclContext *ctx);
+
+/* Binarize, label and measure one image. */
+GpucclStatus gpuccl_process(GpucclContext *ctx, const GpucclImage *image,
+                            const GpucclParams *params, GpucclResult *result,
+                            GpucclError *error);
+
+/* Whether a CUDA device is usable (built with CUDA, driver and device
+ * present); the reason in *error when it is not. */
+bool gpuccl_cuda_available(int device_id, GpucclError *error);
+
+/* Host memory that the context's backend reads fastest: pinned (and mapped,
+ * per `memory`) with CUDA, plain aligned memory on the CPU backend. */
+void *gpuccl_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
+                        GpucclError *error);
+void gpuccl_host_free(GpucclContext *ctx, void *ptr);
+
+/* Overlays: draw the blobs of the last gpuccl_process() result into a frame
+ * of the same size (in place, on the context's backend: with CUDA the
+ * planes go up once and come down once). */
+typedef enum {
+  GPUCCL_DRAW_BOXES = 1 << 0,     /* bounding box outlines */
+  GPUCCL_DRAW_CENTROIDS = 1 << 1, /* a cross on each centroid */
+  GPUCCL_DRAW_LABELS = 1 << 2,    /* each blob's pixels in a colour of its id
+                                   * (needs want_labels in that call) */
+} GpucclDrawFlags;
+
+typedef enum {
+  GPUCCL_FRAME_GRAY8 = 0,
+  GPUCCL_FRAME_GRAY16, /* host byte order */
+  GPUCCL_FRAME_NV12,   /* plane 0 Y, plane 1 interleaved UV at half size */
+  GPUCCL_FRAME_I420,   /* planes Y, U, V at half size (YV12 too: the planes
+                        * are given by meaning, not by memory order) */
+  GPUCCL_FRAME_PACKED4, /* one plane, offsets as in GpucclImage */
+} GpucclFrameFormat;
+
+typedef struct {
+  GpucclFrameFormat format;
+  int width, height;
+  void *data[3]; /* planes by meaning: Y (or packed), U (or UV), V */
+  size_t stride[3];
+  uint8_t offset_r, offset_g, offset_b; /* PACKED4 only */
+} GpucclFrame;
+
+typedef struct {
+  unsigned flags;          /* GpucclDrawFlags */
+  uint8_t r, g, b;         /* box and cross colour; converted to BT.601 YUV
+                            * (full range) on YUV and gray frames */
+  int line_width;          /* pixels, >= 1, boxes grow inwards */
+} GpucclDrawParams;
+
+GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                         const GpucclDrawParams *params, GpucclError *error);
+
+const char *gpuccl_status_name(GpucclStatus status);
+const char *gpuccl_backend_name(GpucclBackend backend);
+
+/* The integer BT.601 luma used for GPUCCL_CHANNEL_LUMA, full range. */
+static inline uint8_t gpuccl_luma601(uint8_t r, uint8_t g, uint8_t b)
+{
+  return (uint8_t)((19595u * r + 38470u * g + 7471u * b + 32768u) >> 16);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUCCL_H */
