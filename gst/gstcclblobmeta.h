@@ -1,0 +1,47 @@
+/* GstCclBlobMeta — the whole blob table of one frame, attached by the
+ * gpucclblob element. Applications read it with
+ * gst_buffer_get_ccl_blob_meta(); each blob is also attached as a
+ * GstVideoRegionOfInterestMeta (roi type "blob"), which needs no header. */
+#ifndef __GST_CCL_BLOB_META_H__
+#define __GST_CCL_BLOB_META_H__
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32 id;       /* component label in this frame, 1..n_components */
+  guint32 track_id; /* stable id across frames with track=true, else 0 */
+  guint32 x0, y0, x1, y1; /* inclusive bounding box, in pixels */
+  guint64 area;
+  guint64 sum_x, sum_y;
+  gdouble cx, cy;   /* centroid */
+} GstCclBlob;
+
+typedef struct {
+  GstMeta meta;
+
+  guint width, height;  /* frame size the coordinates refer to */
+  guint threshold;      /* threshold applied to this frame */
+  guint n_components;   /* before the area and count filters */
+  guint n_blobs;
+  GstCclBlob *blobs;    /* n_blobs entries, owned by the meta */
+  guint64 processing_ns; /* labeling and analysis time for this frame */
+} GstCclBlobMeta;
+
+GType gst_ccl_blob_meta_api_get_type (void);
+#define GST_CCL_BLOB_META_API_TYPE (gst_ccl_blob_meta_api_get_type ())
+
+const GstMetaInfo *gst_ccl_blob_meta_get_info (void);
+#define GST_CCL_BLOB_META_INFO (gst_ccl_blob_meta_get_info ())
+
+#define gst_buffer_get_ccl_blob_meta(b) \
+  ((GstCclBlobMeta *) gst_buffer_get_meta ((b), GST_CCL_BLOB_META_API_TYPE))
+
+/* Copies n_blobs entries of blobs. */
+GstCclBlobMeta *gst_buffer_add_ccl_blob_meta (GstBuffer * buffer,
+    guint width, guint height, const GstCclBlob * blobs, guint n_blobs);
+
+G_END_DECLS
+
+#endif /* __GST_CCL_BLOB_META_H__ */

@@ -1,0 +1,27 @@
+/* Test-only fault injection, so tests can prove every failure path frees
+ * what it holds and reports clearly. Set GPUCCL_FAULT to "SITE:N" (for
+ * example "alloc:3" or "launch:1"): the N-th event at SITE in this process
+ * fails, once. Unset, the check costs one branch on a cached flag. */
+#ifndef GPUCCL_FAULT_H
+#define GPUCCL_FAULT_H
+
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  GPUCCL_FAULT_ALLOC = 0, /* device or pinned host allocation */
+  GPUCCL_FAULT_LAUNCH,    /* a kernel launch or copy */
+  GPUCCL_FAULT_N_SITES,
+} GpucclFaultSite;
+
+/* true when this event must fail. */
+bool gpuccl_fault_hit(GpucclFaultSite site);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUCCL_FAULT_H */

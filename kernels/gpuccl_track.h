@@ -1,0 +1,43 @@
+/* gpuccl tracker — stable ids for blobs across frames.
+ *
+ * Greedy matching of this frame's blobs to the live tracks, best pairs
+ * first: a pair's cost is the distance between centroids (the track's
+ * position predicted with its last velocity); pairs farther than
+ * max_distance never match. A track not matched for more than max_lost
+ * frames is dropped; a blob with no track starts a new one. Ids start at 1
+ * and are never reused within a tracker's life.
+ */
+#ifndef GPUCCL_TRACK_H
+#define GPUCCL_TRACK_H
+
+#include "gpuccl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  double max_distance; /* pixels; gating distance between centroids */
+  int max_lost;        /* frames a track survives without a blob */
+} GpucclTrackerParams;
+
+typedef struct GpucclTracker GpucclTracker;
+
+void gpuccl_tracker_params_init(GpucclTrackerParams *params);
+GpucclTracker *gpuccl_tracker_new(const GpucclTrackerParams *params);
+void gpuccl_tracker_free(GpucclTracker *tracker);
+/* Change the parameters; the live tracks stay. */
+void gpuccl_tracker_set_params(GpucclTracker *tracker,
+                               const GpucclTrackerParams *params);
+/* Forget every track (e.g. on a flush or a size change). */
+void gpuccl_tracker_reset(GpucclTracker *tracker);
+/* Match one frame's blobs: track_ids[i] receives the id of blobs[i].
+ * Returns false only when memory ran out (track_ids then all 0). */
+bool gpuccl_tracker_update(GpucclTracker *tracker, const GpucclBlob *blobs,
+                           size_t n_blobs, uint32_t *track_ids);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUCCL_TRACK_H */
