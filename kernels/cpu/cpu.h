@@ -1,0 +1,10 @@
+/* CPU backend pieces shared between its files. */
+#ifndef GPUCCL_CPU_H
+#define GPUCCL_CPU_H
+
+#include "../backend.h"
+
+GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                             const GpucclDrawParams *params, GpucclError *error);
+
+#endif /* GPUCCL_CPU_H */
