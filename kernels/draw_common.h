@@ -70,12 +70,17 @@ static inline GPUCCL_HD GpucclYuv gpuccl_draw_yuv601(uint8_t r, uint8_t g,
  * neighbouring ids (raster-order neighbours) get unrelated colours. */
 #define GPUCCL_DRAW_PALETTE_SIZE 16u
 
-static inline GPUCCL_HD GpucclRgb gpuccl_draw_palette(uint32_t id)
+static inline GPUCCL_HD uint32_t gpuccl_draw_palette_index(uint32_t id)
+{
+  return (id * 2654435761u) >> 28; /* Knuth's hash, top 4 bits: 0..15 */
+}
+
+static inline GPUCCL_HD GpucclRgb gpuccl_draw_palette_rgb(uint32_t index)
 {
   /* 0xRRGGBB; a switch rather than a table so device code needs no
    * __constant__ copy. */
   uint32_t rgb;
-  switch ((id * 2654435761u) >> 28) { /* top 4 bits: 0..15 */
+  switch (index) {
   case 0: rgb = 0xe6194b; break;  /* red */
   case 1: rgb = 0x3cb44b; break;  /* green */
   case 2: rgb = 0xffe119; break;  /* yellow */
@@ -98,6 +103,12 @@ static inline GPUCCL_HD GpucclRgb gpuccl_draw_palette(uint32_t id)
   c.g = (uint8_t)(rgb >> 8);
   c.b = (uint8_t)rgb;
   return c;
+}
+
+/* The colour of blob `id` when labels are drawn. */
+static inline GPUCCL_HD GpucclRgb gpuccl_draw_palette(uint32_t id)
+{
+  return gpuccl_draw_palette_rgb(gpuccl_draw_palette_index(id));
 }
 
 /* Is (x, y) on the outline of the inclusive box (x0, y0)-(x1, y1) drawn

@@ -1,10 +1,215 @@
-/* Placeholder until the CPU overlays land (owned by the element work). */
+/* CPU overlays: the blobs of the last result drawn into a frame, in place.
+ * Which pixels get which values is defined in ../draw_common.h (shared
+ * with the CUDA overlays); this file only walks the pixels. Boxes and
+ * crosses cost O(perimeter) per blob, drawn as horizontal spans; only the
+ * label colouring visits every pixel. */
 #include "cpu.h"
+#include "../draw_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One colour, ready to store in any frame format. */
+typedef struct {
+  uint8_t y, u, v;
+  uint16_t y16;
+  uint8_t r, g, b;
+} Pen;
+
+static Pen pen_from_rgb(uint8_t r, uint8_t g, uint8_t b)
+{
+  GpucclYuv yuv = gpuccl_draw_yuv601(r, g, b);
+  Pen pen = {yuv.y, yuv.u, yuv.v, (uint16_t)(yuv.y * 257u), r, g, b};
+  return pen;
+}
+
+static uint8_t *row_of(const GpucclFrame *f, int plane, int y)
+{
+  return (uint8_t *)f->data[plane] + (size_t)y * f->stride[plane];
+}
+
+/* Chroma samples cx0..cx1 of chroma row cy (4:2:0 formats only). */
+static void chroma_span(const GpucclFrame *f, int cx0, int cx1, int cy,
+                        const Pen *pen)
+{
+  int n = cx1 - cx0 + 1;
+  if (f->format == GPUCCL_FRAME_NV12) {
+    uint8_t *uv = row_of(f, 1, cy) + 2 * cx0;
+    for (int i = 0; i < n; i++) {
+      uv[2 * i] = pen->u;
+      uv[2 * i + 1] = pen->v;
+    }
+  } else {
+    memset(row_of(f, 1, cy) + cx0, pen->u, (size_t)n);
+    memset(row_of(f, 2, cy) + cx0, pen->v, (size_t)n);
+  }
+}
+
+/* Pixels x..x+n-1 of row y, clipped to the frame; for 4:2:0 frames also
+ * every chroma sample covering one of them. */
+static void fill_span(const GpucclFrame *f, int x, int y, int n,
+                      const Pen *pen)
+{
+  if (y < 0 || y >= f->height)
+    return;
+  if (x < 0) {
+    n += x;
+    x = 0;
+  }
+  if (x + n > f->width)
+    n = f->width - x;
+  if (n <= 0)
+    return;
+  uint8_t *row = row_of(f, 0, y);
+  switch (f->format) {
+  case GPUCCL_FRAME_GRAY8:
+    memset(row + x, pen->y, (size_t)n);
+    break;
+  case GPUCCL_FRAME_GRAY16: {
+    uint16_t *p = (uint16_t *)row + x;
+    for (int i = 0; i < n; i++)
+      p[i] = pen->y16;
+    break;
+  }
+  case GPUCCL_FRAME_NV12:
+  case GPUCCL_FRAME_I420:
+    memset(row + x, pen->y, (size_t)n);
+    chroma_span(f, x / 2, (x + n - 1) / 2, y / 2, pen);
+    break;
+  case GPUCCL_FRAME_PACKED4: {
+    uint8_t *p = row + 4 * (size_t)x;
+    for (int i = 0; i < n; i++, p += 4) {
+      p[f->offset_r] = pen->r;
+      p[f->offset_g] = pen->g;
+      p[f->offset_b] = pen->b;
+    }
+    break;
+  }
+  }
+}
+
+/* The rectangle x0..x1 × y0..y1 (inclusive), clipped, as spans. */
+static void fill_rect(const GpucclFrame *f, int x0, int y0, int x1, int y1,
+                      const Pen *pen)
+{
+  for (int y = y0; y <= y1; y++)
+    fill_span(f, x0, y, x1 - x0 + 1, pen);
+}
+
+/* gpuccl_draw_on_box() as spans: top and bottom bands, then the left and
+ * right bands of the rows between. */
+static void draw_box(const GpucclFrame *f, const GpucclBlob *b, int w,
+                     const Pen *pen)
+{
+  int x0 = (int)b->x0, y0 = (int)b->y0, x1 = (int)b->x1, y1 = (int)b->y1;
+  if (x1 - x0 + 1 <= 2 * w || y1 - y0 + 1 <= 2 * w) {
+    fill_rect(f, x0, y0, x1, y1, pen); /* too small to have an inside */
+    return;
+  }
+  fill_rect(f, x0, y0, x1, y0 + w - 1, pen);
+  fill_rect(f, x0, y1 - w + 1, x1, y1, pen);
+  fill_rect(f, x0, y0 + w, x0 + w - 1, y1 - w, pen);
+  fill_rect(f, x1 - w + 1, y0 + w, x1, y1 - w, pen);
+}
+
+/* gpuccl_draw_on_cross() as two rectangles, clipped to the frame. */
+static void draw_cross(const GpucclFrame *f, const GpucclBlob *b, int w,
+                       const Pen *pen)
+{
+  GpucclCross c = gpuccl_draw_cross(b->cx, b->cy, w);
+  fill_rect(f, c.px - c.arm, c.py + c.lo, c.px + c.arm, c.py + c.hi, pen);
+  fill_rect(f, c.px + c.lo, c.py - c.arm, c.px + c.hi, c.py + c.arm, pen);
+}
+
+/* Store one pen at luma pixel (x, y) of a frame (no chroma). */
+static void put_luma(const GpucclFrame *f, int x, int y, const Pen *pen)
+{
+  uint8_t *row = row_of(f, 0, y);
+  switch (f->format) {
+  case GPUCCL_FRAME_GRAY16:
+    ((uint16_t *)row)[x] = pen->y16;
+    break;
+  case GPUCCL_FRAME_PACKED4:
+    row[4 * (size_t)x + f->offset_r] = pen->r;
+    row[4 * (size_t)x + f->offset_g] = pen->g;
+    row[4 * (size_t)x + f->offset_b] = pen->b;
+    break;
+  default:
+    row[x] = pen->y;
+    break;
+  }
+}
+
+/* Label colouring. pen_of[label] is the pen index + 1 of a blob of the
+ * table, 0 for background and filtered components. */
+static void draw_labels(const GpucclFrame *f, const uint32_t *labels,
+                        const uint8_t *pen_of, const Pen *pens)
+{
+  int w = f->width, h = f->height;
+  for (int y = 0; y < h; y++) {
+    const uint32_t *lrow = labels + (size_t)y * w;
+    for (int x = 0; x < w; x++) {
+      uint8_t k = pen_of[lrow[x]];
+      if (k)
+        put_luma(f, x, y, &pens[k - 1]);
+    }
+  }
+  if (f->format != GPUCCL_FRAME_NV12 && f->format != GPUCCL_FRAME_I420)
+    return;
+  /* Chroma: the first covered luma pixel that is coloured. */
+  for (int cy = 0; cy < (h + 1) / 2; cy++) {
+    for (int cx = 0; cx < (w + 1) / 2; cx++) {
+      uint8_t k = 0;
+      for (int i = 0; i < 4 && !k; i++) {
+        int x = 2 * cx + (i & 1), y = 2 * cy + (i >> 1);
+        if (x < w && y < h)
+          k = pen_of[labels[(size_t)y * w + x]];
+      }
+      if (k)
+        chroma_span(f, cx, cx, cy, &pens[k - 1]);
+    }
+  }
+}
+
+static GpucclStatus draw_all_labels(const GpucclResult *last,
+                                    const GpucclFrame *frame,
+                                    GpucclError *error)
+{
+  Pen pens[GPUCCL_DRAW_PALETTE_SIZE];
+  for (uint32_t i = 0; i < GPUCCL_DRAW_PALETTE_SIZE; i++) {
+    GpucclRgb rgb = gpuccl_draw_palette_rgb(i);
+    pens[i] = pen_from_rgb(rgb.r, rgb.g, rgb.b);
+  }
+  /* Sized by the components, not the pixels: cheap at any frame size. */
+  uint8_t *pen_of = calloc((size_t)last->n_components + 1, 1);
+  if (!pen_of)
+    return gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                            "cannot allocate the label colour table");
+  for (size_t i = 0; i < last->n_blobs; i++) {
+    uint32_t id = last->blobs[i].id;
+    if (id <= last->n_components)
+      pen_of[id] = (uint8_t)(gpuccl_draw_palette_index(id) + 1);
+  }
+  draw_labels(frame, last->labels, pen_of, pens);
+  free(pen_of);
+  return GPUCCL_OK;
+}
 
 GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
                              const GpucclDrawParams *params, GpucclError *error)
 {
-  (void)ctx; (void)frame; (void)params;
-  return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
-                          "overlays are not implemented yet");
+  const GpucclResult *last = &ctx->last;
+  if (params->flags & GPUCCL_DRAW_LABELS) {
+    GpucclStatus status = draw_all_labels(last, frame, error);
+    if (status != GPUCCL_OK)
+      return status;
+  }
+  Pen pen = pen_from_rgb(params->r, params->g, params->b);
+  for (size_t i = 0; i < last->n_blobs; i++) {
+    if (params->flags & GPUCCL_DRAW_BOXES)
+      draw_box(frame, &last->blobs[i], params->line_width, &pen);
+    if (params->flags & GPUCCL_DRAW_CENTROIDS)
+      draw_cross(frame, &last->blobs[i], params->line_width, &pen);
+  }
+  return GPUCCL_OK;
 }
