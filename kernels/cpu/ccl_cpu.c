@@ -1,0 +1,525 @@
+/* The CPU backend: run-based two-pass labeling with union-find over runs.
+ *
+ * Pass 1, row by row: binarize the row into a bitmask (16 pixels per SSE2
+ * compare), cut it into runs of foreground pixels, and link each run to the
+ * runs of the row above that touch it (4- or 8-connectivity). A run touching
+ * none opens a new provisional label; labels are opened in raster order, and
+ * union always keeps the smaller root, so the root of every component is the
+ * label of the run holding its first pixel. Area, sums and bounding box are
+ * accumulated per provisional label as runs are found.
+ * Then one flattening sweep numbers the roots 1..N in label order, which is
+ * the raster order of first pixels, and folds the partial features into the
+ * blob table. Pass 2 (only when the label image is wanted) writes each
+ * stored run with its final label.
+ *
+ * No recursion; all buffers live in the context and only grow. */
+#include "cpu.h"
+
+#include "../blob_select.h"
+#include "../fault.h"
+#include "../otsu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Image sides are at most GPUCCL_MAX_SIDE (16384), so run ends fit 16 bits. */
+typedef struct {
+  uint16_t start, end; /* inclusive */
+  uint32_t label;      /* provisional label when the run was found */
+} Run;
+
+/* Features of the runs that opened or joined one provisional label. */
+typedef struct {
+  uint64_t area, sum_x, sum_y;
+  uint16_t x0, x1, y0, y1;
+} Partial;
+
+/* How a row of samples becomes foreground bits. */
+typedef struct {
+  GpucclPixelFormat format;
+  int threshold;        /* foreground: sample > threshold */
+  bool invert;          /* ... or sample <= threshold */
+  int channel_offset;   /* PACKED4: byte of the sample, -1 for BT.601 luma */
+  uint8_t off_r, off_g, off_b;
+} Binarizer;
+
+typedef struct {
+  uint64_t *bits;
+  size_t bits_cap;
+  Run *runs;
+  size_t runs_cap;
+  uint32_t *row_start; /* first run of each row, when runs are kept */
+  size_t row_start_cap;
+  uint32_t *parent; /* union-find forest, then the final label map */
+  size_t parent_cap;
+  Partial *partial;
+  size_t partial_cap;
+  GpucclBlob *blobs;
+  size_t blobs_cap;
+  uint64_t *scratch;
+  size_t scratch_cap;
+  uint32_t *labels;
+  size_t labels_cap;
+} CpuState;
+
+/* Make *buf hold at least `need` elements. keep: preserve the contents. */
+static bool reserve(void **buf, size_t *cap, size_t need, size_t elem,
+                    bool keep, const char *what, GpucclError *error)
+{
+  if (need <= *cap)
+    return true;
+  void *grown = NULL;
+  if (!gpuccl_fault_hit(GPUCCL_FAULT_ALLOC)) {
+    if (keep) {
+      grown = realloc(*buf, need * elem);
+    } else {
+      free(*buf);
+      *buf = NULL;
+      *cap = 0;
+      grown = malloc(need * elem);
+    }
+  }
+  if (!grown) {
+    gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                     "CPU backend: cannot allocate %zu bytes for the %s",
+                     need * elem, what);
+    return false;
+  }
+  *buf = grown;
+  *cap = need;
+  return true;
+}
+
+#define RESERVE(state, field, need, keep, what, error)                        \
+  reserve((void **)&(state)->field, &(state)->field##_cap, (need),            \
+          sizeof *(state)->field, (keep), (what), (error))
+
+/* ---- binarization ------------------------------------------------------ */
+
+static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
+{
+  switch (b->format) {
+  case GPUCCL_PIXEL_U8:
+    return row[x];
+  case GPUCCL_PIXEL_U16: {
+    uint16_t v;
+    memcpy(&v, row + 2 * (size_t)x, sizeof v); /* rows may be unaligned */
+    return v;
+  }
+  case GPUCCL_PIXEL_PACKED4: {
+    const uint8_t *p = row + 4 * (size_t)x;
+    if (b->channel_offset >= 0)
+      return p[b->channel_offset];
+    return gpuccl_luma601(p[b->off_r], p[b->off_g], p[b->off_b]);
+  }
+  }
+  return 0;
+}
+
+/* Bits of pixels [x, x + n) (n <= 64) of any format, one at a time. */
+static uint64_t bits_scalar(const uint8_t *row, int x, int n,
+                            const Binarizer *b)
+{
+  uint64_t m = 0;
+  unsigned t = (unsigned)b->threshold;
+  if (b->format == GPUCCL_PIXEL_U8) {
+    for (int i = 0; i < n; i++)
+      m |= (uint64_t)(row[x + i] > t) << i;
+  } else {
+    for (int i = 0; i < n; i++)
+      m |= (uint64_t)(sample_at(row, x + i, b) > t) << i;
+  }
+  return m;
+}
+
+/* One row into (width + 63) / 64 words, bit x of word x / 64 = pixel x is
+ * foreground; bits past the width are 0. */
+static void row_to_bits(const uint8_t *row, int width, const Binarizer *b,
+                        uint64_t *bits)
+{
+  int full = width / 64;
+  int w = 0;
+#if defined(__SSE2__)
+  if (b->format == GPUCCL_PIXEL_U8) {
+    /* Unsigned v > t as a signed compare of both with the top bit flipped. */
+    const __m128i flip = _mm_set1_epi8((char)0x80);
+    const __m128i t = _mm_set1_epi8((char)(b->threshold ^ 0x80));
+    for (; w < full; w++) {
+      const uint8_t *p = row + 64 * (size_t)w;
+      uint64_t m = 0;
+      for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+        __m128i gt = _mm_cmpgt_epi8(_mm_xor_si128(v, flip), t);
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(gt) << (16 * k);
+      }
+      bits[w] = m;
+    }
+  }
+#endif
+  for (; w < full; w++)
+    bits[w] = bits_scalar(row, 64 * w, 64, b);
+  int rest = width - 64 * full;
+  if (rest > 0)
+    bits[full] = bits_scalar(row, 64 * full, rest, b);
+  if (b->invert) {
+    int words = (width + 63) / 64;
+    for (w = 0; w < words; w++)
+      bits[w] = ~bits[w];
+    if (rest > 0)
+      bits[full] &= (UINT64_C(1) << rest) - 1;
+  }
+}
+
+static void histogram(const GpucclImage *image, const Binarizer *b,
+                      uint32_t hist[256])
+{
+  memset(hist, 0, 256 * sizeof *hist);
+  unsigned shift = image->format == GPUCCL_PIXEL_U16 ? 8 : 0;
+  for (int y = 0; y < image->height; y++) {
+    const uint8_t *row = (const uint8_t *)image->data + y * image->stride;
+    if (image->format == GPUCCL_PIXEL_U8) {
+      for (int x = 0; x < image->width; x++)
+        hist[row[x]]++;
+    } else {
+      for (int x = 0; x < image->width; x++)
+        hist[sample_at(row, x, b) >> shift]++;
+    }
+  }
+}
+
+/* ---- pass 1 ------------------------------------------------------------ */
+
+static inline unsigned ctz64(uint64_t v) { return (unsigned)__builtin_ctzll(v); }
+
+/* The runs of one bitmask row; returns how many. */
+static size_t extract_runs(const uint64_t *bits, int words, Run *out)
+{
+  size_t n = 0;
+  bool open = false;
+  unsigned start = 0;
+  for (int i = 0; i < words; i++) {
+    uint64_t w = bits[i];
+    unsigned base = 64u * (unsigned)i;
+    if (open) {
+      if (w == ~UINT64_C(0))
+        continue;
+      unsigned z = ctz64(~w);
+      out[n++] = (Run){(uint16_t)start, (uint16_t)(base + z - 1), 0};
+      open = false;
+      w &= ~UINT64_C(0) << z;
+    }
+    while (w) {
+      unsigned a = ctz64(w);
+      uint64_t zeros_after = ~w & (~UINT64_C(0) << a);
+      if (!zeros_after) { /* the run goes on into the next word */
+        start = base + a;
+        open = true;
+        break;
+      }
+      unsigned z = ctz64(zeros_after);
+      out[n++] = (Run){(uint16_t)(base + a), (uint16_t)(base + z - 1), 0};
+      w &= ~UINT64_C(0) << z;
+    }
+  }
+  if (open) /* tail bits are 0, so only a full last word ends here */
+    out[n++] = (Run){(uint16_t)start, (uint16_t)(64u * (unsigned)words - 1), 0};
+  return n;
+}
+
+static inline uint32_t find_root(uint32_t *parent, uint32_t x)
+{
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]]; /* path halving */
+    x = parent[x];
+  }
+  return x;
+}
+
+/* Pass 1 over the whole image. Returns the number of provisional labels
+ * (label 0 unused), or 0 with *error set when an allocation failed. */
+static uint32_t label_runs(CpuState *s, const GpucclImage *image,
+                           const Binarizer *b, int connectivity,
+                           bool keep_runs, GpucclError *error)
+{
+  const int width = image->width, height = image->height;
+  const int words = (width + 63) / 64;
+  const size_t row_runs = ((size_t)width + 1) / 2;
+  const size_t max_labels = row_runs * (size_t)height + 1;
+  const int reach = connectivity == 8 ? 1 : 0;
+
+  if (!RESERVE(s, bits, (size_t)words, false, "row bitmask", error) ||
+      !RESERVE(s, runs, keep_runs ? row_runs * height : 2 * row_runs, false,
+               "runs", error) ||
+      (keep_runs && !RESERVE(s, row_start, (size_t)height + 1, false,
+                             "row index", error)))
+    return 0;
+  /* A first guess; grown on demand (at most one label per run). */
+  size_t guess = (size_t)width * height / 64 + 1024;
+  if (guess > max_labels)
+    guess = max_labels;
+  if (!RESERVE(s, parent, guess, false, "label forest", error) ||
+      !RESERVE(s, partial, guess, false, "label features", error))
+    return 0;
+
+  uint32_t *parent = s->parent;
+  Partial *partial = s->partial;
+  uint32_t next = 1;
+  const Run *prev = NULL;
+  size_t n_prev = 0, total = 0;
+  if (keep_runs)
+    s->row_start[0] = 0;
+
+  for (int y = 0; y < height; y++) {
+    const uint8_t *row = (const uint8_t *)image->data + y * image->stride;
+    row_to_bits(row, width, b, s->bits);
+    Run *cur = s->runs + (keep_runs ? total : (size_t)(y & 1) * row_runs);
+    size_t n_cur = extract_runs(s->bits, words, cur);
+
+    size_t j = 0;
+    for (size_t i = 0; i < n_cur; i++) {
+      int lo = (int)cur[i].start - reach, hi = (int)cur[i].end + reach;
+      /* Runs above that end left of this one end left of the next too. */
+      while (j < n_prev && (int)prev[j].end < lo)
+        j++;
+      uint32_t label = 0;
+      for (size_t k = j; k < n_prev && (int)prev[k].start <= hi; k++) {
+        uint32_t r = find_root(parent, prev[k].label);
+        if (label == 0) {
+          label = r;
+        } else if (r < label) {
+          parent[label] = r;
+          label = r;
+        } else if (r > label) {
+          parent[r] = label;
+        }
+      }
+      uint32_t x0 = cur[i].start, x1 = cur[i].end, len = x1 - x0 + 1;
+      if (label == 0) {
+        if (next >= s->parent_cap) {
+          size_t grown = 2 * s->parent_cap < max_labels ? 2 * s->parent_cap
+                                                        : max_labels;
+          if (!RESERVE(s, parent, grown, true, "label forest", error) ||
+              !RESERVE(s, partial, grown, true, "label features", error))
+            return 0;
+          parent = s->parent;
+          partial = s->partial;
+        }
+        label = next++;
+        parent[label] = label;
+        partial[label] = (Partial){0, 0, 0, (uint16_t)x0, (uint16_t)x1,
+                                   (uint16_t)y, (uint16_t)y};
+      } else {
+        Partial *p = &partial[label];
+        if (x0 < p->x0)
+          p->x0 = (uint16_t)x0;
+        if (x1 > p->x1)
+          p->x1 = (uint16_t)x1;
+        p->y1 = (uint16_t)y; /* rows come in order */
+      }
+      Partial *p = &partial[label];
+      p->area += len;
+      p->sum_x += (uint64_t)(x0 + x1) * len / 2;
+      p->sum_y += (uint64_t)y * len;
+      cur[i].label = label;
+    }
+    if (keep_runs) {
+      total += n_cur;
+      s->row_start[y + 1] = (uint32_t)total;
+    }
+    prev = cur;
+    n_prev = n_cur;
+  }
+  return next;
+}
+
+/* ---- resolution, features, label image --------------------------------- */
+
+/* parent[] becomes the final label of every provisional one, and the blob
+ * table gets one entry per component. Returns the number of components. */
+static uint32_t resolve(CpuState *s, uint32_t n_prov)
+{
+  uint32_t *parent = s->parent;
+  uint32_t n = 0;
+  for (uint32_t l = 1; l < n_prov; l++)
+    parent[l] = parent[l] == l ? ++n : parent[parent[l]];
+  return n;
+}
+
+static void build_blobs(CpuState *s, uint32_t n_prov)
+{
+  uint32_t seen = 0;
+  for (uint32_t l = 1; l < n_prov; l++) {
+    const Partial *p = &s->partial[l];
+    uint32_t f = s->parent[l];
+    GpucclBlob *blob = &s->blobs[f - 1];
+    if (f > seen) { /* a root: the first provisional label of its component */
+      seen = f;
+      *blob = (GpucclBlob){.id = f, .x0 = p->x0, .y0 = p->y0, .x1 = p->x1,
+                           .y1 = p->y1, .area = p->area, .sum_x = p->sum_x,
+                           .sum_y = p->sum_y};
+      continue;
+    }
+    if (p->x0 < blob->x0) blob->x0 = p->x0;
+    if (p->y0 < blob->y0) blob->y0 = p->y0;
+    if (p->x1 > blob->x1) blob->x1 = p->x1;
+    if (p->y1 > blob->y1) blob->y1 = p->y1;
+    blob->area += p->area;
+    blob->sum_x += p->sum_x;
+    blob->sum_y += p->sum_y;
+  }
+  for (uint32_t i = 0; i < seen; i++) {
+    GpucclBlob *blob = &s->blobs[i];
+    blob->cx = (double)blob->sum_x / (double)blob->area;
+    blob->cy = (double)blob->sum_y / (double)blob->area;
+  }
+}
+
+static void write_labels(const CpuState *s, int width, int height)
+{
+  for (int y = 0; y < height; y++) {
+    uint32_t *out = s->labels + (size_t)y * width;
+    uint32_t x = 0;
+    for (uint32_t r = s->row_start[y]; r < s->row_start[y + 1]; r++) {
+      const Run *run = &s->runs[r];
+      uint32_t label = s->parent[run->label];
+      for (; x < run->start; x++)
+        out[x] = 0;
+      for (; x <= run->end; x++)
+        out[x] = label;
+    }
+    for (; x < (uint32_t)width; x++)
+      out[x] = 0;
+  }
+}
+
+/* ---- backend entry points ---------------------------------------------- */
+
+static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
+                                const GpucclParams *params,
+                                GpucclResult *result, GpucclError *error)
+{
+  CpuState *s = ctx->priv;
+  Binarizer b = {
+      .format = image->format,
+      .threshold = params->threshold,
+      .invert = params->invert,
+      .channel_offset = -1,
+      .off_r = image->offset_r,
+      .off_g = image->offset_g,
+      .off_b = image->offset_b,
+  };
+  if (image->format == GPUCCL_PIXEL_PACKED4) {
+    switch (params->channel) {
+    case GPUCCL_CHANNEL_RED: b.channel_offset = image->offset_r; break;
+    case GPUCCL_CHANNEL_GREEN: b.channel_offset = image->offset_g; break;
+    case GPUCCL_CHANNEL_BLUE: b.channel_offset = image->offset_b; break;
+    case GPUCCL_CHANNEL_LUMA: break;
+    }
+  }
+  if (params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU) {
+    uint32_t hist[256];
+    histogram(image, &b, hist);
+    int t = gpuccl_otsu_threshold(hist);
+    b.threshold = image->format == GPUCCL_PIXEL_U16 ? (t << 8) | 0xff : t;
+  }
+
+  uint32_t n_prov =
+      label_runs(s, image, &b, params->connectivity, params->want_labels, error);
+  if (n_prov == 0)
+    return error ? error->status : GPUCCL_ERROR_OUT_OF_MEMORY;
+  uint32_t n = resolve(s, n_prov);
+  if (!RESERVE(s, blobs, n ? n : 1, false, "blob table", error))
+    return GPUCCL_ERROR_OUT_OF_MEMORY;
+  build_blobs(s, n_prov);
+
+  size_t keep_max = params->max_blobs < n ? params->max_blobs : 0;
+  if (keep_max && !RESERVE(s, scratch, keep_max, false, "blob ranking", error))
+    return GPUCCL_ERROR_OUT_OF_MEMORY;
+  size_t kept = gpuccl_select_blobs(s->blobs, n, params, s->scratch);
+
+  if (params->want_labels) {
+    size_t pixels = (size_t)image->width * image->height;
+    if (!RESERVE(s, labels, pixels, false, "label image", error))
+      return GPUCCL_ERROR_OUT_OF_MEMORY;
+    write_labels(s, image->width, image->height);
+  }
+
+  *result = (GpucclResult){
+      .width = image->width,
+      .height = image->height,
+      .n_components = n,
+      .n_blobs = kept,
+      .blobs = s->blobs,
+      .threshold = b.threshold,
+      .labels = params->want_labels ? s->labels : NULL,
+  };
+  return GPUCCL_OK;
+}
+
+static GpucclStatus cpu_open(GpucclContext *ctx, int device_id,
+                             GpucclError *error)
+{
+  (void)device_id;
+  CpuState *s = gpuccl_fault_hit(GPUCCL_FAULT_ALLOC) ? NULL
+                                                     : calloc(1, sizeof *s);
+  if (!s)
+    return gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                            "CPU backend: cannot allocate its state");
+  ctx->priv = s;
+  strcpy(ctx->device_name, "CPU");
+  return GPUCCL_OK;
+}
+
+static void cpu_close(GpucclContext *ctx)
+{
+  CpuState *s = ctx->priv;
+  if (!s)
+    return;
+  free(s->bits);
+  free(s->runs);
+  free(s->row_start);
+  free(s->parent);
+  free(s->partial);
+  free(s->blobs);
+  free(s->scratch);
+  free(s->labels);
+  free(s);
+  ctx->priv = NULL;
+}
+
+/* Plain memory, aligned for vector loads. */
+static void *cpu_host_alloc(GpucclContext *ctx, size_t size,
+                            GpucclMemory memory, GpucclError *error)
+{
+  (void)ctx;
+  (void)memory;
+  const size_t align = 64;
+  void *p = NULL;
+  if (size <= SIZE_MAX - align && !gpuccl_fault_hit(GPUCCL_FAULT_ALLOC))
+    p = aligned_alloc(align, (size + align - 1) / align * align);
+  if (!p)
+    gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                     "CPU backend: cannot allocate %zu bytes of host memory",
+                     size);
+  return p;
+}
+
+static void cpu_host_free(GpucclContext *ctx, void *ptr)
+{
+  (void)ctx;
+  free(ptr);
+}
+
+const GpucclBackendOps gpuccl_cpu_ops = {
+    .kind = GPUCCL_BACKEND_CPU,
+    .open = cpu_open,
+    .close = cpu_close,
+    .process = cpu_process,
+    .draw = gpuccl_cpu_draw,
+    .host_alloc = cpu_host_alloc,
+    .host_free = cpu_host_free,
+};
