@@ -350,7 +350,7 @@ static int gen_real(size_t k, CorpusImage *out)
   pixDestroy(&gray);
   char name[sizeof out->name + 48];
   snprintf(name, sizeof name, "%s %dx%d pad=%d", out->name, w, h, pad);
-  snprintf(out->name, sizeof out->name, "%s", name);
+  snprintf(out->name, sizeof out->name, "%.*s", (int)sizeof out->name - 1, name);
   return 0;
 }
 
