@@ -40,6 +40,11 @@ long oracle_opencv_bench(const uint8_t *data, int width, int height,
 void oracle_opencv_set_threads(int threads); /* 0: OpenCV's default */
 int oracle_opencv_get_threads(void);
 
+/* OpenCV's Otsu threshold (cv::threshold with THRESH_OTSU) of an 8-bit
+ * plane: pixels > the result are its foreground. */
+int oracle_opencv_otsu(const uint8_t *data, int width, int height,
+                       size_t stride);
+
 /* Renumber labels[0..width*height) in raster order of first appearance
  * (0 stays 0). max_label: the largest label present. -1 on failure. */
 long oracle_normalize(uint32_t *labels, int width, int height,

@@ -69,6 +69,19 @@ extern "C" long oracle_opencv_bench(const uint8_t *data, int width, int height,
   }
 }
 
+extern "C" int oracle_opencv_otsu(const uint8_t *data, int width, int height,
+                                  size_t stride)
+{
+  try {
+    cv::Mat binary;
+    double t = cv::threshold(wrap(data, width, height, stride), binary, 0, 255,
+                             cv::THRESH_BINARY | cv::THRESH_OTSU);
+    return static_cast<int>(t);
+  } catch (const cv::Exception &) {
+    return -1;
+  }
+}
+
 extern "C" void oracle_opencv_set_threads(int threads)
 {
   cv::setNumThreads(threads > 0 ? threads : -1);
