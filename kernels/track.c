@@ -2,14 +2,15 @@
  *
  * One update:
  *  1. predict every live track one frame ahead with its velocity;
- *  2. bucket this frame's blobs in a hashed uniform grid whose cell side is
- *     the gating distance, so a track only looks at the blobs of the 3 x 3
- *     cells around its prediction (O(n) candidate pairs for scattered blobs
- *     instead of O(tracks x blobs));
+ *  2. sort this frame's blobs into a uniform grid whose cell side is at
+ *     least the gating distance, so a track only looks at the blobs of the
+ *     3 x 3 cells around its prediction (O(n) candidate pairs for scattered
+ *     blobs instead of O(tracks x blobs));
  *  3. keep the candidate pairs inside the gate, sort them best first
  *     (distance, then bounding-box overlap, then older track, then blob
  *     order, so equal inputs always give equal ids) and take them greedily;
- *  4. matched tracks move to their blob, unmatched tracks age and die after
+ *  4. matched tracks move to their blob (or coast on their prediction when
+ *     the blob is two objects merged), unmatched tracks age and die after
  *     max_lost frames, unmatched blobs start new tracks with fresh ids.
  *
  * All scratch memory is kept in the tracker and only grows, so a steady
@@ -39,12 +40,33 @@ typedef struct {
   int hits;          /* frames seen; velocity is known from the second */
 } Track;
 
+/* A candidate match. key is the squared distance as the top 16 bits of its
+ * float (exponent and 7 mantissa bits: monotonic for non-negative floats),
+ * so pairs sort best first as small integers in two radix passes, and
+ * distances within ~0.4 % of each other count as equal. Equal keys go by
+ * bounding-box overlap (IoU, higher first), then older track, then lower
+ * blob index. */
 typedef struct {
-  double cost;       /* squared distance prediction - centroid */
-  double overlap;    /* IoU of the predicted box and the blob's box */
+  uint32_t key;
   uint32_t track;    /* index into tracks */
   uint32_t blob;     /* index into blobs */
 } Pair;
+
+#define KEY_BITS 16
+#define RADIX_BITS 8
+
+/* Step 2's grid: cells of side `cell` from (x0, y0), gw x gh of them,
+ * row-major, so the three cells of a row of a 3 x 3 neighbourhood are one
+ * contiguous run of entries. */
+typedef struct {
+  double x0, y0, cell, inv_cell;
+  uint32_t gw, gh;
+} Grid;
+
+typedef struct {
+  float x, y;    /* centroid, copied so the scan reads memory in order */
+  uint32_t blob; /* index into blobs */
+} GridEntry;
 
 struct GpucclTracker {
   GpucclTrackerParams params;
@@ -54,15 +76,17 @@ struct GpucclTracker {
   size_t n_tracks, cap_tracks;
 
   /* Per-update scratch, grown on demand. */
-  Pair *pairs;
-  size_t cap_pairs;
-  uint32_t *bucket_start; /* n_buckets + 1 prefix sums */
-  uint32_t *bucket_blobs; /* blob indices grouped by bucket */
-  int64_t *blob_cell;     /* packed cell coordinates of each blob */
-  uint32_t *blob_bucket;
+  Pair *pairs, *pairs_tmp;
+  size_t cap_pairs, cap_pairs_tmp;
+  Grid grid;
+  uint32_t *cell_start;    /* first entry of each grid cell, + 1 sentinel */
+  GridEntry *entries;      /* the blobs in cell order */
+  uint32_t *blob_cell;     /* grid cell of each blob */
   uint8_t *blob_taken;     /* 0, BLOB_MATCHED or BLOB_MERGED */
   uint32_t *track_match;   /* blob index of each track, or NO_MATCH */
-  size_t cap_buckets, cap_blobs, cap_track_flags;
+  uint32_t *track_run, *blob_run; /* occurrences in a tied run (take_run) */
+  struct Tie *ties;        /* contested pairs of a tied run */
+  size_t cap_cells, cap_blobs, cap_tracks2, cap_ties;
 };
 
 void gpuccl_tracker_params_init(GpucclTrackerParams *params)
@@ -90,12 +114,15 @@ void gpuccl_tracker_free(GpucclTracker *tracker)
     return;
   free(tracker->tracks);
   free(tracker->pairs);
-  free(tracker->bucket_start);
-  free(tracker->bucket_blobs);
+  free(tracker->pairs_tmp);
+  free(tracker->cell_start);
+  free(tracker->entries);
   free(tracker->blob_cell);
-  free(tracker->blob_bucket);
   free(tracker->blob_taken);
   free(tracker->track_match);
+  free(tracker->track_run);
+  free(tracker->blob_run);
+  free(tracker->ties);
   free(tracker);
 }
 
@@ -133,123 +160,251 @@ static bool reserve(void **buf, size_t *cap, size_t n, size_t elem)
 
 /* Separate capacities for buffers sized by the same count would be
  * redundant: one reserve per group keeps them in step. */
+static bool reserve_track_scratch(GpucclTracker *t, size_t n)
+{
+  if (n <= t->cap_tracks2)
+    return true;
+  size_t cap = t->cap_tracks2, c;
+  c = cap; if (!reserve((void **)&t->track_match, &c, n, sizeof *t->track_match)) return false;
+  c = cap; if (!reserve((void **)&t->track_run, &c, n, sizeof *t->track_run)) return false;
+  t->cap_tracks2 = c;
+  return true;
+}
+
 static bool reserve_blob_scratch(GpucclTracker *t, size_t n)
 {
   if (n <= t->cap_blobs)
     return true;
   size_t cap = t->cap_blobs, c;
-  c = cap; if (!reserve((void **)&t->bucket_blobs, &c, n, sizeof *t->bucket_blobs)) return false;
+  c = cap; if (!reserve((void **)&t->entries, &c, n, sizeof *t->entries)) return false;
   c = cap; if (!reserve((void **)&t->blob_cell, &c, n, sizeof *t->blob_cell)) return false;
-  c = cap; if (!reserve((void **)&t->blob_bucket, &c, n, sizeof *t->blob_bucket)) return false;
+  c = cap; if (!reserve((void **)&t->blob_run, &c, n, sizeof *t->blob_run)) return false;
   c = cap; if (!reserve((void **)&t->blob_taken, &c, n, sizeof *t->blob_taken)) return false;
   t->cap_blobs = c;
   return true;
 }
 
-/* Cells are packed in one 64-bit key; coordinates are clamped far outside
- * any image (GPUCCL_MAX_SIDE) so the packing never overflows. */
-static int64_t cell_coord(double v, double cell)
-{
-  double c = floor(v / cell);
-  if (c < -1e9) c = -1e9;
-  if (c > 1e9) c = 1e9;
-  return (int64_t)c;
-}
-
-static int64_t cell_key(int64_t cx, int64_t cy)
-{
-  return (cx + (1ll << 31)) << 32 | (uint32_t)(cy + (1ll << 31));
-}
-
-static uint32_t bucket_of(int64_t key, uint32_t mask)
-{
-  uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ull; /* Fibonacci hashing */
-  return (uint32_t)(h >> 32) & mask;
-}
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 /* IoU of two boxes given by centre and size (inclusive pixel boxes, so a
  * box of one pixel has size 1). */
 static double box_iou(double ax, double ay, double aw, double ah,
                       double bx, double by, double bw, double bh)
 {
-  double ix = fmin(ax + aw / 2, bx + bw / 2) - fmax(ax - aw / 2, bx - bw / 2);
-  double iy = fmin(ay + ah / 2, by + bh / 2) - fmax(ay - ah / 2, by - bh / 2);
+  double ix = dmin(ax + aw / 2, bx + bw / 2) - dmax(ax - aw / 2, bx - bw / 2);
+  double iy = dmin(ay + ah / 2, by + bh / 2) - dmax(ay - ah / 2, by - bh / 2);
   if (ix <= 0 || iy <= 0)
     return 0.0;
   double inter = ix * iy;
   return inter / (aw * ah + bw * bh - inter);
 }
 
-static int pair_cmp(const void *a, const void *b)
+/* IoU of a track's box at its prediction and a blob's box. */
+static double pair_overlap(const GpucclTracker *t, const GpucclBlob *blobs,
+                           const Pair *p)
 {
-  const Pair *p = a, *q = b;
-  if (p->cost != q->cost) return p->cost < q->cost ? -1 : 1;
-  if (p->overlap != q->overlap) return p->overlap > q->overlap ? -1 : 1;
-  if (p->track != q->track) return p->track < q->track ? -1 : 1;
-  if (p->blob != q->blob) return p->blob < q->blob ? -1 : 1;
-  return 0;
+  const Track *tr = &t->tracks[p->track];
+  const GpucclBlob *bl = &blobs[p->blob];
+  return box_iou(tr->px, tr->py, tr->w, tr->h,
+                 (bl->x0 + bl->x1) / 2.0, (bl->y0 + bl->y1) / 2.0,
+                 (double)bl->x1 - bl->x0 + 1, (double)bl->y1 - bl->y0 + 1);
 }
 
-/* Step 2: counting sort of the blobs into hash buckets of grid cells. */
-static uint32_t bucket_blobs(GpucclTracker *t, const GpucclBlob *blobs,
-                             size_t n, double cell)
+static uint32_t pair_key(float d2)
 {
-  uint32_t n_buckets = 1;
-  while (n_buckets < 2 * n)
-    n_buckets *= 2;
-  uint32_t mask = n_buckets - 1;
-  memset(t->bucket_start, 0, (n_buckets + 1) * sizeof *t->bucket_start);
-  for (size_t i = 0; i < n; i++) {
-    int64_t key = cell_key(cell_coord(blobs[i].cx, cell), cell_coord(blobs[i].cy, cell));
-    t->blob_cell[i] = key;
-    t->blob_bucket[i] = bucket_of(key, mask);
-    t->bucket_start[t->blob_bucket[i] + 1]++;
+  uint32_t bits;
+  memcpy(&bits, &d2, sizeof bits);
+  return bits >> 16;
+}
+
+/* Step 3b: LSD radix sort of the pairs by key; a comparison sort of a few
+ * thousand pairs costs several times more. Returns the buffer holding the
+ * result. */
+static Pair *sort_pairs(Pair *a, Pair *tmp, size_t n)
+{
+  uint32_t count[1u << RADIX_BITS];
+  for (int shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++)
+      count[(a[i].key >> shift) & ((1u << RADIX_BITS) - 1)]++;
+    if (count[(a[0].key >> shift) & ((1u << RADIX_BITS) - 1)] == n)
+      continue; /* every key has this digit: nothing to move */
+    uint32_t sum = 0;
+    for (uint32_t d = 0; d < (1u << RADIX_BITS); d++) {
+      uint32_t c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (size_t i = 0; i < n; i++)
+      tmp[count[(a[i].key >> shift) & ((1u << RADIX_BITS) - 1)]++] = a[i];
+    Pair *swap = a; a = tmp; tmp = swap;
   }
-  for (uint32_t b = 0; b < n_buckets; b++)
-    t->bucket_start[b + 1] += t->bucket_start[b];
-  /* Scatter with a running cursor per bucket: bucket_start[b] is used as
-   * the cursor and restored afterwards by shifting. */
+  return a;
+}
+
+/* The most cells a grid may have for n blobs (see build_grid). */
+static size_t max_cells(size_t n) { return 16 * n + 8; }
+
+/* Step 2: choose the grid over the blobs' centroids and counting-sort the
+ * blobs into it. The cell is the gate, made larger where needed to keep
+ * the grid at <= 16n + 2 cells: (W/c + 1)(H/c + 1) <= WH/c^2 + (W+H)/c + 1,
+ * bounded by c >= sqrt(WH / 8n) and c >= (W+H) / (8n+1). A larger cell
+ * only adds candidates, never misses one; 8 cells per blob keep a small
+ * gate's 3 x 3 neighbourhood to about one blob. */
+static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n,
+                       double gate)
+{
+  Grid *g = &t->grid;
+  double minx = blobs[0].cx, maxx = minx, miny = blobs[0].cy, maxy = miny;
+  for (size_t i = 1; i < n; i++) {
+    minx = dmin(minx, blobs[i].cx);
+    maxx = dmax(maxx, blobs[i].cx);
+    miny = dmin(miny, blobs[i].cy);
+    maxy = dmax(maxy, blobs[i].cy);
+  }
+  double w = maxx - minx, h = maxy - miny;
+  double cell = dmax(dmax(gate, 1.0), dmax(sqrt(w * h / (8.0 * n)), (w + h) / (8.0 * n + 1)));
+  if (!isfinite(cell)) /* infinite gate: one cell */
+    cell = dmax(w, h) + 1.0;
+  while ((floor(w / cell) + 1) * (floor(h / cell) + 1) > (double)max_cells(n) - 1)
+    cell *= 1.5; /* only rounding can bring us here */
+  g->x0 = minx;
+  g->y0 = miny;
+  g->cell = cell;
+  g->inv_cell = 1.0 / cell;
+  g->gw = (uint32_t)(w / cell) + 1;
+  g->gh = (uint32_t)(h / cell) + 1;
+
+  size_t n_cells = (size_t)g->gw * g->gh;
+  memset(t->cell_start, 0, (n_cells + 1) * sizeof *t->cell_start);
+  for (size_t i = 0; i < n; i++) {
+    uint32_t cx = (uint32_t)((blobs[i].cx - minx) * g->inv_cell);
+    uint32_t cy = (uint32_t)((blobs[i].cy - miny) * g->inv_cell);
+    if (cx >= g->gw) cx = g->gw - 1;
+    if (cy >= g->gh) cy = g->gh - 1;
+    t->blob_cell[i] = cy * g->gw + cx;
+    t->cell_start[t->blob_cell[i] + 1]++;
+  }
+  for (size_t c = 0; c < n_cells; c++)
+    t->cell_start[c + 1] += t->cell_start[c];
+  /* Scatter with cell_start[c] as the cursor of cell c, which leaves it at
+   * the start of cell c + 1: shift back afterwards. */
   for (size_t i = 0; i < n; i++)
-    t->bucket_blobs[t->bucket_start[t->blob_bucket[i]]++] = (uint32_t)i;
-  memmove(t->bucket_start + 1, t->bucket_start, n_buckets * sizeof *t->bucket_start);
-  t->bucket_start[0] = 0;
-  return mask;
+    t->entries[t->cell_start[t->blob_cell[i]]++] =
+        (GridEntry){(float)blobs[i].cx, (float)blobs[i].cy, (uint32_t)i};
+  memmove(t->cell_start + 1, t->cell_start, n_cells * sizeof *t->cell_start);
+  t->cell_start[0] = 0;
+}
+
+/* The cells [*lo, *hi] of one axis within one cell of v; false if none. */
+static bool cell_range(double v, double origin, double inv_cell, uint32_t count,
+                       uint32_t *lo, uint32_t *hi)
+{
+  double c = (v - origin) * inv_cell;
+  if (!(c >= -1.0 && c < count + 1.0)) /* also false for NaN */
+    return false;
+  /* c + 1 >= 0 here, so truncation is floor. */
+  int64_t f = (int64_t)(c + 1.0) - 1;
+  *lo = f - 1 < 0 ? 0 : (uint32_t)(f - 1);
+  *hi = f + 1 > (int64_t)count - 1 ? count - 1 : (uint32_t)(f + 1);
+  return true;
 }
 
 /* Step 3a: the candidate pairs of one track, appended to t->pairs. */
-static bool collect_pairs(GpucclTracker *t, uint32_t ti, const GpucclBlob *blobs,
-                          double cell, uint32_t mask, size_t *n_pairs)
+static bool collect_pairs(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
 {
   const Track *tr = &t->tracks[ti];
-  double gate2 = t->params.max_distance * t->params.max_distance;
-  int64_t cx = cell_coord(tr->px, cell), cy = cell_coord(tr->py, cell);
-  for (int64_t dy = -1; dy <= 1; dy++) {
-    for (int64_t dx = -1; dx <= 1; dx++) {
-      int64_t key = cell_key(cx + dx, cy + dy);
-      uint32_t b = bucket_of(key, mask);
-      for (uint32_t k = t->bucket_start[b]; k < t->bucket_start[b + 1]; k++) {
-        uint32_t bi = t->bucket_blobs[k];
-        if (t->blob_cell[bi] != key) /* another cell hashed here */
-          continue;
-        const GpucclBlob *bl = &blobs[bi];
-        double ex = bl->cx - tr->px, ey = bl->cy - tr->py;
-        double d2 = ex * ex + ey * ey;
-        if (d2 > gate2)
-          continue;
-        if (!reserve((void **)&t->pairs, &t->cap_pairs, *n_pairs + 1, sizeof *t->pairs))
-          return false;
-        double bw = (double)bl->x1 - bl->x0 + 1, bh = (double)bl->y1 - bl->y0 + 1;
-        t->pairs[(*n_pairs)++] = (Pair){
-          .cost = d2,
-          .overlap = box_iou(tr->px, tr->py, tr->w, tr->h,
-                             (bl->x0 + bl->x1) / 2.0, (bl->y0 + bl->y1) / 2.0, bw, bh),
-          .track = ti,
-          .blob = bi,
-        };
-      }
+  const Grid *g = &t->grid;
+  float gate2 = (float)(t->params.max_distance * t->params.max_distance);
+  float px = (float)tr->px, py = (float)tr->py;
+  uint32_t x_lo, x_hi, y_lo, y_hi;
+  if (!cell_range(tr->px, g->x0, g->inv_cell, g->gw, &x_lo, &x_hi) ||
+      !cell_range(tr->py, g->y0, g->inv_cell, g->gh, &y_lo, &y_hi))
+    return true;
+  for (uint32_t cy = y_lo; cy <= y_hi; cy++) {
+    uint32_t begin = t->cell_start[cy * g->gw + x_lo];
+    uint32_t end = t->cell_start[cy * g->gw + x_hi + 1];
+    if (!reserve((void **)&t->pairs, &t->cap_pairs, *n_pairs + (end - begin),
+                 sizeof *t->pairs))
+      return false;
+    /* Branch-free: every entry is written, and kept (the count advances)
+     * only inside the gate; about half are, so a branch would mispredict
+     * all the time. */
+    Pair *out = t->pairs;
+    size_t n = *n_pairs;
+    for (uint32_t k = begin; k < end; k++) {
+      const GridEntry *e = &t->entries[k];
+      float ex = e->x - px, ey = e->y - py;
+      float d2 = ex * ex + ey * ey;
+      out[n] = (Pair){pair_key(d2), ti, e->blob};
+      n += d2 <= gate2;
     }
+    *n_pairs = n;
   }
   return true;
+}
+
+/* A pair in a tie, with its overlap for the tie-break. */
+typedef struct Tie {
+  Pair pair;
+  double overlap;
+} Tie;
+
+static int tie_cmp(const void *a, const void *b)
+{
+  const Tie *p = a, *q = b;
+  if (p->overlap != q->overlap) return p->overlap > q->overlap ? -1 : 1;
+  if (p->pair.track != q->pair.track) return p->pair.track < q->pair.track ? -1 : 1;
+  return (p->pair.blob > q->pair.blob) - (p->pair.blob < q->pair.blob);
+}
+
+static bool pair_free(const GpucclTracker *t, const Pair *p)
+{
+  return t->track_match[p->track] == NO_MATCH && !t->blob_taken[p->blob];
+}
+
+static void pair_take(GpucclTracker *t, const Pair *p)
+{
+  t->track_match[p->track] = p->blob;
+  t->blob_taken[p->blob] = BLOB_MATCHED;
+}
+
+/* *v becomes mark when first seen in this run, mark + 1 when seen again. */
+static void run_count(uint32_t *v, uint32_t mark)
+{
+  *v = (*v == mark || *v == mark + 1) ? mark + 1 : mark;
+}
+
+/* Step 3c: take one run of pairs at exactly the same distance, which is
+ * common where predictions are exact (distance 0 for steady motion). A
+ * free pair whose track and blob appear in no other free pair of the run
+ * can be taken in any order; only the contested ones need the tie-break
+ * and its overlaps. run_id > 0 is unique within the update. */
+static void take_run(GpucclTracker *t, const GpucclBlob *blobs,
+                     const Pair *run, size_t n, uint32_t run_id)
+{
+  uint32_t mark = 2 * run_id;
+  for (size_t i = 0; i < n; i++) {
+    if (pair_free(t, &run[i])) {
+      run_count(&t->track_run[run[i].track], mark);
+      run_count(&t->blob_run[run[i].blob], mark);
+    }
+  }
+  size_t n_ties = 0;
+  for (size_t i = 0; i < n; i++) {
+    const Pair *p = &run[i];
+    if (!pair_free(t, p))
+      continue;
+    if (t->track_run[p->track] == mark && t->blob_run[p->blob] == mark)
+      pair_take(t, p);
+    else
+      t->ties[n_ties++] = (Tie){*p, pair_overlap(t, blobs, p)};
+  }
+  qsort(t->ties, n_ties, sizeof *t->ties, tie_cmp);
+  for (size_t i = 0; i < n_ties; i++)
+    if (pair_free(t, &t->ties[i].pair))
+      pair_take(t, &t->ties[i].pair);
 }
 
 /* Step 4 for a matched pair: move the track onto its blob. */
@@ -294,46 +449,49 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
   /* Reserve everything first, so running out of memory leaves the tracker
    * exactly as it was. */
   size_t max_tracks = t->n_tracks + n_blobs;
-  uint32_t n_buckets = 1;
-  while (n_buckets < 2 * n_blobs)
-    n_buckets *= 2;
   if (!reserve((void **)&t->tracks, &t->cap_tracks, max_tracks, sizeof *t->tracks) ||
-      !reserve((void **)&t->track_match, &t->cap_track_flags, t->n_tracks + 1,
-               sizeof *t->track_match) ||
-      !reserve((void **)&t->bucket_start, &t->cap_buckets, (size_t)n_buckets + 1,
-               sizeof *t->bucket_start) ||
+      !reserve_track_scratch(t, t->n_tracks + 1) ||
+      !reserve((void **)&t->cell_start, &t->cap_cells, max_cells(n_blobs) + 1,
+               sizeof *t->cell_start) ||
       !reserve_blob_scratch(t, n_blobs + 1))
     return false;
 
   /* A non-positive gate matches nothing: every blob starts a track. */
   bool gating = t->params.max_distance > 0; /* false for NaN too */
   size_t n_pairs = 0;
+  Pair *sorted = t->pairs;
   if (gating && n_blobs && t->n_tracks) {
-    /* An infinite gate degenerates to one cell holding every blob. */
-    double cell = isfinite(t->params.max_distance) ? t->params.max_distance : 1e300;
-    if (cell < 1.0)
-      cell = 1.0;
-    uint32_t mask = bucket_blobs(t, blobs, n_blobs, cell);
+    build_grid(t, blobs, n_blobs, t->params.max_distance);
     for (size_t i = 0; i < t->n_tracks; i++) {
       Track *tr = &t->tracks[i];
       tr->px = tr->x + tr->vx * (tr->lost + 1);
       tr->py = tr->y + tr->vy * (tr->lost + 1);
-      if (!collect_pairs(t, (uint32_t)i, blobs, cell, mask, &n_pairs))
+      if (!collect_pairs(t, (uint32_t)i, &n_pairs))
         return false;
     }
-    qsort(t->pairs, n_pairs, sizeof *t->pairs, pair_cmp);
+    if (!reserve((void **)&t->pairs_tmp, &t->cap_pairs_tmp, n_pairs, sizeof *t->pairs_tmp))
+      return false;
+    sorted = n_pairs ? sort_pairs(t->pairs, t->pairs_tmp, n_pairs) : t->pairs;
+    if (!reserve((void **)&t->ties, &t->cap_ties, n_pairs, sizeof *t->ties))
+      return false;
+    memset(t->track_run, 0, t->n_tracks * sizeof *t->track_run);
+    memset(t->blob_run, 0, n_blobs * sizeof *t->blob_run);
   }
 
   /* Greedy: t->track_match[i] is the blob of track i, or NO_MATCH. */
   memset(t->blob_taken, 0, n_blobs);
   for (size_t i = 0; i < t->n_tracks; i++)
     t->track_match[i] = NO_MATCH;
-  for (size_t k = 0; k < n_pairs; k++) {
-    const Pair *p = &t->pairs[k];
-    if (t->track_match[p->track] != NO_MATCH || t->blob_taken[p->blob])
-      continue;
-    t->track_match[p->track] = p->blob;
-    t->blob_taken[p->blob] = BLOB_MATCHED;
+  uint32_t run_id = 0;
+  for (size_t k = 0, end; k < n_pairs; k = end) {
+    for (end = k + 1; end < n_pairs && sorted[end].key == sorted[k].key;)
+      end++;
+    if (end - k == 1) {
+      if (pair_free(t, &sorted[k]))
+        pair_take(t, &sorted[k]);
+    } else {
+      take_run(t, blobs, sorted + k, end - k, ++run_id);
+    }
   }
 
   /* Merges: when an unmatched track's prediction lies inside a blob that
@@ -342,7 +500,7 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
    * coasts on its prediction instead of learning a wrong velocity; when
    * the objects part, both predictions are still where they should be. */
   for (size_t k = 0; k < n_pairs; k++) {
-    const Pair *p = &t->pairs[k];
+    const Pair *p = &sorted[k];
     const Track *tr = &t->tracks[p->track];
     const GpucclBlob *bl = &blobs[p->blob];
     if (t->track_match[p->track] == NO_MATCH && t->blob_taken[p->blob] &&
@@ -366,10 +524,12 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
    * kept, so older tracks stay first (the tie-break relies on it). */
   size_t live = 0;
   for (size_t i = 0; i < t->n_tracks; i++) {
-    Track tr = t->tracks[i];
-    if (t->track_match[i] == NO_MATCH && ++tr.lost > t->params.max_lost)
+    Track *tr = &t->tracks[i];
+    if (t->track_match[i] == NO_MATCH && ++tr->lost > t->params.max_lost)
       continue;
-    t->tracks[live++] = tr;
+    if (live != i)
+      t->tracks[live] = *tr;
+    live++;
   }
   t->n_tracks = live;
 

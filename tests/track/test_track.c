@@ -5,6 +5,7 @@
  *
  * Usage: test_track [case]   (no case: run them all)
  */
+#define _DEFAULT_SOURCE /* M_PI */
 #include "gpuccl_track.h"
 
 #include <math.h>
