@@ -1,0 +1,199 @@
+/* GstGpucclAllocator: GstMemory over gpuccl_host_alloc(). */
+#include "gstgpucclallocator.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_gpuccl_allocator_debug);
+#define GST_CAT_DEFAULT gst_gpuccl_allocator_debug
+
+typedef struct
+{
+  GstMemory mem;
+  guint8 *data;                 /* start of the maxsize bytes */
+  gpointer base;                /* what gpuccl_host_alloc returned; NULL in
+                                 * shared sub-memories */
+} GstGpucclMemory;
+
+struct _GstGpucclAllocator
+{
+  GstAllocator parent;
+
+  /* A gpuccl context is not thread-safe, and buffers are freed in any
+   * thread: every use of ctx holds lock. */
+  GMutex lock;
+  GpucclContext *ctx;
+  GpucclMemory memory;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstGpucclAllocator, gst_gpuccl_allocator,
+    GST_TYPE_ALLOCATOR, GST_DEBUG_CATEGORY_INIT (gst_gpuccl_allocator_debug,
+        "gpucclallocator", 0, "gpuccl host memory allocator"));
+
+static GstGpucclMemory *
+gpuccl_memory_new (GstGpucclAllocator * self, gsize maxsize, gsize align,
+    gsize offset, gsize size, GstMemoryFlags flags)
+{
+  GpucclError error = { 0 };
+  GstGpucclMemory *mem;
+  gpointer base;
+
+  /* Over-allocate so any requested alignment can be honoured, whatever
+   * the backend's own alignment is. */
+  g_mutex_lock (&self->lock);
+  base = gpuccl_host_alloc (self->ctx, maxsize + align, self->memory, &error);
+  g_mutex_unlock (&self->lock);
+  if (!base) {
+    GST_ERROR_OBJECT (self, "cannot allocate %" G_GSIZE_FORMAT " bytes: %s",
+        maxsize, error.message);
+    return NULL;
+  }
+
+  mem = g_new0 (GstGpucclMemory, 1);
+  mem->base = base;
+  mem->data = (guint8 *) (((guintptr) base + align) & ~(guintptr) align);
+  gst_memory_init (GST_MEMORY_CAST (mem), flags, GST_ALLOCATOR_CAST (self),
+      NULL, maxsize, align, offset, size);
+
+  if (offset && (flags & GST_MEMORY_FLAG_ZERO_PREFIXED))
+    memset (mem->data, 0, offset);
+  if (maxsize > offset + size && (flags & GST_MEMORY_FLAG_ZERO_PADDED))
+    memset (mem->data + offset + size, 0, maxsize - offset - size);
+  return mem;
+}
+
+static GstMemory *
+gst_gpuccl_allocator_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
+{
+  gsize maxsize = size + params->prefix + params->padding;
+  gsize align = params->align | gst_memory_alignment;
+
+  return (GstMemory *) gpuccl_memory_new (GST_GPUCCL_ALLOCATOR (allocator),
+      maxsize, align, params->prefix, size, params->flags);
+}
+
+static void
+gst_gpuccl_allocator_free (GstAllocator * allocator, GstMemory * memory)
+{
+  GstGpucclAllocator *self = GST_GPUCCL_ALLOCATOR (allocator);
+  GstGpucclMemory *mem = (GstGpucclMemory *) memory;
+
+  if (mem->base) {
+    g_mutex_lock (&self->lock);
+    gpuccl_host_free (self->ctx, mem->base);
+    g_mutex_unlock (&self->lock);
+  }
+  g_free (mem);
+}
+
+static gpointer
+gpuccl_mem_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
+{
+  return ((GstGpucclMemory *) memory)->data;
+}
+
+static void
+gpuccl_mem_unmap (GstMemory * memory)
+{
+}
+
+static GstMemory *
+gpuccl_mem_copy (GstMemory * memory, gssize offset, gssize size)
+{
+  GstGpucclMemory *src = (GstGpucclMemory *) memory;
+  GstGpucclMemory *copy;
+
+  if (size == -1)
+    size = memory->size > (gsize) offset ? memory->size - offset : 0;
+  copy = gpuccl_memory_new (GST_GPUCCL_ALLOCATOR (memory->allocator), size,
+      memory->align, 0, size, 0);
+  if (!copy)
+    return NULL;
+  memcpy (copy->data, src->data + memory->offset + offset, size);
+  return GST_MEMORY_CAST (copy);
+}
+
+static GstMemory *
+gpuccl_mem_share (GstMemory * memory, gssize offset, gssize size)
+{
+  GstGpucclMemory *src = (GstGpucclMemory *) memory;
+  GstGpucclMemory *sub;
+  GstMemory *parent = memory->parent ? memory->parent : memory;
+
+  if (size == -1)
+    size = memory->size - offset;
+  sub = g_new0 (GstGpucclMemory, 1);
+  sub->data = src->data;
+  sub->base = NULL;
+  gst_memory_init (GST_MEMORY_CAST (sub),
+      GST_MINI_OBJECT_FLAGS (parent) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
+      memory->allocator, parent, memory->maxsize, memory->align,
+      memory->offset + offset, size);
+  return GST_MEMORY_CAST (sub);
+}
+
+static void
+gst_gpuccl_allocator_finalize (GObject * object)
+{
+  GstGpucclAllocator *self = GST_GPUCCL_ALLOCATOR (object);
+
+  gpuccl_context_free (self->ctx);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (gst_gpuccl_allocator_parent_class)->finalize (object);
+}
+
+static void
+gst_gpuccl_allocator_class_init (GstGpucclAllocatorClass * klass)
+{
+  GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = gst_gpuccl_allocator_finalize;
+  allocator_class->alloc = gst_gpuccl_allocator_alloc;
+  allocator_class->free = gst_gpuccl_allocator_free;
+}
+
+static void
+gst_gpuccl_allocator_init (GstGpucclAllocator * self)
+{
+  GstAllocator *allocator = GST_ALLOCATOR_CAST (self);
+
+  g_mutex_init (&self->lock);
+  allocator->mem_type = GST_GPUCCL_MEMORY_TYPE;
+  allocator->mem_map = gpuccl_mem_map;
+  allocator->mem_unmap = gpuccl_mem_unmap;
+  allocator->mem_copy = gpuccl_mem_copy;
+  allocator->mem_share = gpuccl_mem_share;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+GstAllocator *
+gst_gpuccl_allocator_new (GpucclBackend backend, gint device_id,
+    GpucclMemory memory, GpucclError * error)
+{
+  GpucclContext *ctx = gpuccl_context_new (backend, device_id, error);
+  GstGpucclAllocator *self;
+
+  if (!ctx)
+    return NULL;
+  self = g_object_new (GST_TYPE_GPUCCL_ALLOCATOR, NULL);
+  gst_object_ref_sink (self);
+  self->ctx = ctx;
+  self->memory = memory;
+  GST_DEBUG_OBJECT (self, "host memory for %s (%s), memory mode %d",
+      gpuccl_backend_name (gpuccl_context_backend (ctx)),
+      gpuccl_context_device_name (ctx), (int) memory);
+  return GST_ALLOCATOR_CAST (self);
+}
+
+GpucclMemory
+gst_gpuccl_allocator_get_memory_mode (GstGpucclAllocator * self)
+{
+  return self->memory;
+}
+
+gboolean
+gst_is_gpuccl_memory (GstMemory * mem)
+{
+  return mem && mem->allocator &&
+      GST_IS_GPUCCL_ALLOCATOR (mem->allocator);
+}

@@ -1,0 +1,31 @@
+/* GstGpucclAllocator — host memory from gpuccl_host_alloc(): page-locked
+ * (pinned, optionally mapped into the GPU's address space) with the CUDA
+ * backend, so the per-frame upload is a DMA; plain aligned memory on the
+ * CPU backend. Offered upstream by gpucclblob in its buffer pool. */
+#ifndef __GST_GPUCCL_ALLOCATOR_H__
+#define __GST_GPUCCL_ALLOCATOR_H__
+
+#include <gst/gst.h>
+#include "gpuccl.h"
+
+G_BEGIN_DECLS
+
+#define GST_GPUCCL_MEMORY_TYPE "GpucclHostMemory"
+
+#define GST_TYPE_GPUCCL_ALLOCATOR (gst_gpuccl_allocator_get_type ())
+G_DECLARE_FINAL_TYPE (GstGpucclAllocator, gst_gpuccl_allocator, GST,
+    GPUCCL_ALLOCATOR, GstAllocator)
+
+/* An allocator with its own gpuccl context (memory must be freed by the
+ * context that allocated it, and buffers outlive the element's context).
+ * NULL with *error filled when the backend cannot be opened. */
+GstAllocator *gst_gpuccl_allocator_new (GpucclBackend backend, gint device_id,
+    GpucclMemory memory, GpucclError * error);
+
+GpucclMemory gst_gpuccl_allocator_get_memory_mode (GstGpucclAllocator * self);
+
+gboolean gst_is_gpuccl_memory (GstMemory * mem);
+
+G_END_DECLS
+
+#endif /* __GST_GPUCCL_ALLOCATOR_H__ */

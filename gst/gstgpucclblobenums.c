@@ -1,0 +1,69 @@
+/* The property enums of gpucclblob, registered once each. */
+#include "gstgpucclblobenums.h"
+#include "gpuccl.h"
+
+/* Registers an enum GType from a static value table, thread-safely. */
+#define DEFINE_ENUM_TYPE(func, name, ...)                                     \
+  GType func (void)                                                           \
+  {                                                                           \
+    static GType type = 0;                                                    \
+    static const GEnumValue values[] = { __VA_ARGS__, { 0, NULL, NULL } };    \
+    if (g_once_init_enter (&type)) {                                          \
+      GType t = g_enum_register_static (name, values);                        \
+      g_once_init_leave (&type, t);                                           \
+    }                                                                         \
+    return type;                                                              \
+  }
+
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_backend_get_type, "GstGpucclBlobBackend",
+    {GPUCCL_BACKEND_AUTO, "CUDA when a device is usable, else the CPU",
+        "auto"},
+    {GPUCCL_BACKEND_CUDA, "CUDA (fails when no device is usable)", "cuda"},
+    {GPUCCL_BACKEND_CPU, "CPU", "cpu"})
+
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_algorithm_get_type, "GstGpucclBlobAlgorithm",
+    {GPUCCL_ALGORITHM_DEFAULT, "Backend default (HA4 on CUDA)", "default"},
+    {GPUCCL_ALGORITHM_HA4, "HA4, 32 pixels per warp row", "ha4"},
+    {GPUCCL_ALGORITHM_HA4_64, "HA4, two pixels per thread", "ha4-64"})
+
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_auto_threshold_get_type,
+    "GstGpucclBlobAutoThreshold",
+    {GPUCCL_AUTO_THRESHOLD_NONE, "Use the threshold property", "none"},
+    {GPUCCL_AUTO_THRESHOLD_OTSU, "Otsu's threshold of each frame", "otsu"})
+
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_connectivity_get_type,
+    "GstGpucclBlobConnectivity",
+    {4, "4-connectivity (edge neighbours)", "4"},
+    {8, "8-connectivity (edge and corner neighbours)", "8"})
+
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_channel_get_type, "GstGpucclBlobChannel",
+    {GPUCCL_CHANNEL_LUMA, "BT.601 luma of R, G, B", "luma"},
+    {GPUCCL_CHANNEL_RED, "Red", "red"},
+    {GPUCCL_CHANNEL_GREEN, "Green", "green"},
+    {GPUCCL_CHANNEL_BLUE, "Blue", "blue"})
+
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_memory_get_type, "GstGpucclBlobMemory",
+    {GPUCCL_MEMORY_AUTO, "Mapped on integrated GPUs, copy elsewhere", "auto"},
+    {GPUCCL_MEMORY_COPY, "Pinned host memory, one DMA copy per frame",
+        "copy"},
+    {GPUCCL_MEMORY_MAPPED, "Pinned and mapped: the GPU reads it in place",
+        "mapped"})
+
+GType
+gst_gpuccl_blob_draw_flags_get_type (void)
+{
+  static GType type = 0;
+  static const GFlagsValue values[] = {
+    {GPUCCL_DRAW_BOXES, "Bounding box outlines", "boxes"},
+    {GPUCCL_DRAW_CENTROIDS, "A cross on each centroid", "centroids"},
+    {GPUCCL_DRAW_LABELS, "Each blob's pixels in a colour of its id",
+        "labels"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_flags_register_static ("GstGpucclBlobDrawFlags", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
