@@ -299,9 +299,12 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
       }
       uint32_t x0 = cur[i].start, x1 = cur[i].end, len = x1 - x0 + 1;
       if (label == 0) {
-        if (next >= s->parent_cap) {
-          size_t grown = 2 * s->parent_cap < max_labels ? 2 * s->parent_cap
-                                                        : max_labels;
+        /* Both arrays must hold the label; after a failed allocation one
+         * may be larger than the other. */
+        if (next >= s->parent_cap || next >= s->partial_cap) {
+          size_t cap = s->parent_cap < s->partial_cap ? s->parent_cap
+                                                      : s->partial_cap;
+          size_t grown = 2 * cap < max_labels ? 2 * cap : max_labels;
           if (!RESERVE(s, parent, grown, true, "label forest", error) ||
               !RESERVE(s, partial, grown, true, "label features", error))
             return 0;
