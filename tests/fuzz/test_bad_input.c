@@ -1,0 +1,264 @@
+/* Bad input to the gpucclblob element: buffers shorter than the caps say,
+ * empty buffers, zero-sized and absurd caps, unsupported formats, a video
+ * meta that lies about the planes. Each must end in a refusal or a clear
+ * error (never a crash, never a giant allocation), and the element must
+ * work normally with good input afterwards. */
+#include "frames.h"
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+
+/* A harness whose element posts to a bus we can read. */
+static GstHarness *
+harness_with_bus (GstBus ** bus)
+{
+  GstHarness *h = gst_harness_new ("gpucclblob");
+  gst_util_set_object_arg (G_OBJECT (h->element), "backend", rel_backend ());
+  *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, *bus);
+  return h;
+}
+
+/* The error the element posted: there must be one, from gpucclblob, with
+ * a message a user can read. */
+static void
+expect_error_message (GstBus * bus, const gchar * what)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  fail_unless (msg != NULL, "%s: no error message on the bus", what);
+  gst_message_parse_error (msg, &err, &debug);
+  fail_unless (err && err->message && *err->message,
+      "%s: an error without a message", what);
+  GST_INFO ("%s: %s (%s)", what, err->message, GST_STR_NULL (debug));
+  g_error_free (err);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_bus_set_flushing (bus, TRUE);     /* drop the rest */
+  gst_bus_set_flushing (bus, FALSE);
+}
+
+static void
+teardown_with_bus (GstHarness * h, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+/* A good frame after the bad ones: the element still works. */
+static void
+expect_good_frame (GstHarness * h, GstVideoFormat format, guint w, guint hgt)
+{
+  GstVideoInfo info;
+  guint8 *mask = g_malloc ((gsize) w * hgt);
+  RelRect rects[8];
+  GRand *rand = g_rand_new_with_seed (w * 1000 + hgt);
+  guint n = rel_mask_rects (mask, w, hgt, rand, rects, 8);
+  GstBuffer *out;
+  gchar *why = NULL;
+
+  gst_video_info_set_format (&info, format, w, hgt);
+  gst_harness_set_src_caps (h, rel_caps_new (format, w, hgt));
+  fail_unless_equals_int (gst_harness_push (h, rel_buffer_new (&info, mask)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (rel_rois_match (out, rects, n, &why), "%s", why);
+  gst_buffer_unref (out);
+  g_free (mask);
+  g_rand_free (rand);
+}
+
+/* Caps and a segment, whether or not the element takes the caps (the
+ * harness's own helper asserts that it does). */
+static void
+push_caps (GstHarness * h, GstCaps * caps)
+{
+  GstSegment segment;
+
+  gst_harness_push_event (h, gst_event_new_caps (caps));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_harness_push_event (h, gst_event_new_segment (&segment));
+}
+
+/* A buffer after caps that cannot work: not negotiated (the caps were
+ * refused), or an error with its message on the bus. */
+static void
+expect_refusal (GstFlowReturn ret, GstBus * bus, const gchar * what)
+{
+  if (ret == GST_FLOW_ERROR)
+    expect_error_message (bus, what);
+  else
+    fail_unless_equals_int (ret, GST_FLOW_NOT_NEGOTIATED);
+  g_print ("%s: %s\n", what, gst_flow_get_name (ret));
+}
+
+GST_START_TEST (test_short_buffers)
+{
+  for (guint f = 0; f < rel_n_formats; f++) {
+    GstBus *bus;
+    GstHarness *h = harness_with_bus (&bus);
+    GstVideoInfo info;
+    gsize sizes[4];
+
+    gst_video_info_set_format (&info, rel_formats[f], 64, 48);
+    sizes[0] = info.size - 1;
+    sizes[1] = info.size / 2;
+    sizes[2] = 1;
+    sizes[3] = 0;
+    gst_harness_set_src_caps (h, rel_caps_new (rel_formats[f], 64, 48));
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+      GstBuffer *buf = sizes[i] ? gst_buffer_new_allocate (NULL, sizes[i],
+          NULL) : gst_buffer_new ();
+      if (sizes[i])
+        gst_buffer_memset (buf, 0, 0xff, sizes[i]);
+      fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_ERROR);
+      expect_error_message (bus, gst_video_format_to_string (rel_formats[f]));
+    }
+    expect_good_frame (h, rel_formats[f], 64, 48);
+    teardown_with_bus (h, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* Upstream attaches a video meta whose last row runs past the memory: the
+ * element must not read beyond the buffer (ASan and valgrind watch). */
+GST_START_TEST (test_lying_video_meta)
+{
+  GstBus *bus;
+  GstHarness *h = harness_with_bus (&bus);
+  GstVideoInfo info;
+  GstBuffer *buf;
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 256 };  /* 4x the real one */
+  GstFlowReturn ret;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  gst_harness_set_src_caps (h, rel_caps_new (GST_VIDEO_FORMAT_GRAY8, 64, 48));
+  buf = gst_buffer_new_allocate (NULL, info.size, NULL);
+  gst_buffer_memset (buf, 0, 0xff, info.size);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_GRAY8, 64, 48, 1, offset, stride);
+  ret = gst_harness_push (h, buf);
+  /* Refusing it is right; processing it is acceptable only if nothing was
+   * read beyond the memory, which the sanitizers check. */
+  if (ret == GST_FLOW_OK)
+    gst_buffer_unref (gst_harness_pull (h));
+  else
+    expect_error_message (bus, "lying video meta");
+  expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* Caps the element must refuse at negotiation: formats it does not do, not
+ * video at all. */
+GST_START_TEST (test_unsupported_caps)
+{
+  const gchar *bad[] = {
+    "video/x-raw,format=RGB,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=YUY2,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=GRAY16_BE,width=64,height=48,framerate=30/1",
+    "video/x-raw,format=v210,width=64,height=48,framerate=30/1",
+    "video/x-raw(memory:DMABuf),format=GRAY8,width=64,height=48,framerate=30/1",
+    "video/x-bayer,format=rggb,width=64,height=48,framerate=30/1",
+    "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    GstBus *bus;
+    GstHarness *h = harness_with_bus (&bus);
+    GstCaps *caps = gst_caps_from_string (bad[i]);
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 4096, NULL);
+
+    fail_unless (caps != NULL, "%s", bad[i]);
+    fail_if (gst_pad_query_accept_caps (GST_PAD_PEER (h->srcpad), caps),
+        "the element accepts %s", bad[i]);
+    push_caps (h, caps);
+    gst_buffer_memset (buf, 0, 0xff, 4096);
+    fail_unless_equals_int (gst_harness_push (h, buf),
+        GST_FLOW_NOT_NEGOTIATED);
+    expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 31, 17);
+    teardown_with_bus (h, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* Zero, absurd or overflowing sizes: refused at negotiation, or accepted
+ * and then every (necessarily short) buffer is an error. Never a
+ * frame-sized allocation: the smallest of these frames is 1 GB. */
+GST_START_TEST (test_absurd_sizes)
+{
+  const gchar *bad[] = {
+    "video/x-raw,format=GRAY8,width=0,height=0,framerate=30/1",
+    "video/x-raw,format=GRAY8,width=0,height=480,framerate=30/1",
+    "video/x-raw,format=GRAY8,width=1,height=1000000,framerate=30/1",
+    "video/x-raw,format=NV12,width=1000000,height=1,framerate=30/1",
+    "video/x-raw,format=GRAY8,width=65536,height=65536,framerate=30/1",
+    "video/x-raw,format=RGBA,width=65536,height=65536,framerate=30/1",
+    "video/x-raw,format=GRAY16_LE,width=16385,height=16,framerate=30/1",
+    "video/x-raw,format=BGRx,width=1000000,height=1000000,framerate=30/1",
+    "video/x-raw,format=I420,width=2147483647,height=2147483647,framerate=30/1",
+  };
+  guint64 peak_before = rel_peak_rss_kib ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    GstBus *bus;
+    GstHarness *h = harness_with_bus (&bus);
+    GstCaps *caps = gst_caps_from_string (bad[i]);
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 4096, NULL);
+    GstFlowReturn ret;
+
+    fail_unless (caps != NULL, "%s", bad[i]);
+    push_caps (h, caps);
+    gst_buffer_memset (buf, 0, 0xff, 4096);
+    ret = gst_harness_push (h, buf);
+    expect_refusal (ret, bus, bad[i]);
+    expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 31, 17);
+    teardown_with_bus (h, bus);
+  }
+  fail_unless (rel_peak_rss_kib () - peak_before < 256 * 1024,
+      "peak RSS grew by %" G_GUINT64_FORMAT " KiB",
+      rel_peak_rss_kib () - peak_before);
+}
+
+GST_END_TEST;
+
+/* The largest size the library takes, 16384 a side: refused, or accepted
+ * and a buffer shorter than that is an error, not a read past its end. */
+GST_START_TEST (test_largest_caps_short_buffer)
+{
+  GstBus *bus;
+  GstHarness *h = harness_with_bus (&bus);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, 1 << 20, NULL);
+
+  gst_buffer_memset (buf, 0, 0xff, 1 << 20);
+  push_caps (h, rel_caps_new (GST_VIDEO_FORMAT_GRAY8, 16384, 16384));
+  expect_refusal (gst_harness_push (h, buf), bus, "16384x16384 short buffer");
+  expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+static Suite *
+bad_input_suite (void)
+{
+  Suite *s = suite_create ("gpucclblob-bad-input");
+  TCase *tc = tcase_create ("bad-input");
+
+  tcase_set_timeout (tc, 0);
+  tcase_add_test (tc, test_short_buffers);
+  tcase_add_test (tc, test_lying_video_meta);
+  tcase_add_test (tc, test_unsupported_caps);
+  tcase_add_test (tc, test_absurd_sizes);
+  tcase_add_test (tc, test_largest_caps_short_buffer);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (bad_input);
