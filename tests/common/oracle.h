@@ -34,9 +34,10 @@ long oracle_opencv(const uint8_t *data, int width, int height, size_t stride,
 
 /* OpenCV's labeling alone, for the benchmark: returns the component count
  * (background included, as OpenCV counts), labels left in OpenCV's order.
- * Scratch matrices are kept between calls. */
+ * with_stats: connectedComponentsWithStats, else connectedComponents
+ * (labels only). Scratch matrices are kept between calls. */
 long oracle_opencv_bench(const uint8_t *data, int width, int height,
-                         size_t stride, int connectivity);
+                         size_t stride, int connectivity, int with_stats);
 void oracle_opencv_set_threads(int threads); /* 0: OpenCV's default */
 int oracle_opencv_get_threads(void);
 

@@ -57,13 +57,16 @@ extern "C" long oracle_opencv(const uint8_t *data, int width, int height,
 }
 
 extern "C" long oracle_opencv_bench(const uint8_t *data, int width, int height,
-                                    size_t stride, int connectivity)
+                                    size_t stride, int connectivity,
+                                    int with_stats)
 {
   static thread_local cv::Mat cv_labels, cv_stats, cv_centroids;
   try {
-    return cv::connectedComponentsWithStats(wrap(data, width, height, stride),
-                                            cv_labels, cv_stats, cv_centroids,
-                                            connectivity, CV_32S);
+    cv::Mat input = wrap(data, width, height, stride);
+    if (!with_stats)
+      return cv::connectedComponents(input, cv_labels, connectivity, CV_32S);
+    return cv::connectedComponentsWithStats(input, cv_labels, cv_stats,
+                                            cv_centroids, connectivity, CV_32S);
   } catch (const cv::Exception &) {
     return -1;
   }
