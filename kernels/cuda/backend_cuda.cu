@@ -1,0 +1,737 @@
+/* The CUDA backend of gpuccl: HA4 (Hennequin et al. 2018) behind the C API.
+ *
+ * One context = one device, one non-blocking stream, and buffers allocated
+ * once per image size (device arrays, pinned staging for the blob table and
+ * labels); a frame of an already-seen size allocates nothing. A frame is:
+ * upload (skipped for device or mapped memory), [Otsu], strip labeling,
+ * border merging, root flags + CUB scan (dense ids in raster order),
+ * features, [relabeling], blob count + CUB scan + blob scatter (area
+ * filter, compaction), then one download of the table and one sync.
+ * max_blobs, when it cuts, sorts on the device after that sync.
+ *
+ * Every CUDA error becomes a GpucclStatus with a message; nothing aborts.
+ * Allocations go through dev_alloc/pinned_alloc (counted, fault injection
+ * GPUCCL_FAULT=alloc:N), launches and copies through LAUNCH
+ * (GPUCCL_FAULT=launch:N). */
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "../backend.h"
+#include "../fault.h"
+#include "cuda_internal.h"
+#include "ha4_kernels.h"
+
+/* HA4 with 32 or 64 pixels per warp row for GPUCCL_ALGORITHM_DEFAULT; see
+ * bench/README-gpu.md for the H100 figures behind the choice. */
+#define GPUCCL_CUDA_DEFAULT_P 1
+
+static std::atomic<uint64_t> g_alloc_calls(0);
+
+extern "C" uint64_t gpuccl_cuda_alloc_calls(void)
+{
+  return g_alloc_calls.load();
+}
+
+static cudaError_t dev_alloc(void **p, size_t bytes)
+{
+  *p = nullptr;
+  if (gpuccl_fault_hit(GPUCCL_FAULT_ALLOC))
+    return cudaErrorMemoryAllocation;
+  g_alloc_calls++;
+  return cudaMalloc(p, bytes ? bytes : 1);
+}
+
+static void dev_free(void *p)
+{
+  if (p) {
+    g_alloc_calls++;
+    cudaFree(p);
+  }
+}
+
+static cudaError_t pinned_alloc(void **p, size_t bytes, unsigned flags)
+{
+  *p = nullptr;
+  if (gpuccl_fault_hit(GPUCCL_FAULT_ALLOC))
+    return cudaErrorMemoryAllocation;
+  g_alloc_calls++;
+  return cudaHostAlloc(p, bytes ? bytes : 1, flags);
+}
+
+static void pinned_free(void *p)
+{
+  if (p) {
+    g_alloc_calls++;
+    cudaFreeHost(p);
+  }
+}
+
+/* A block from gpuccl_host_alloc(). */
+struct HostBlock {
+  uint8_t *ptr;
+  size_t size;
+  uint8_t *dev; /* device view when mapped, else NULL */
+  HostBlock *next;
+};
+
+struct CudaCtx {
+  int device;
+  int sm_count;
+  bool integrated;
+  cudaStream_t stream;
+  cudaEvent_t ev_start, ev_stop;
+  bool timed; /* the events hold the last frame's kernels */
+
+  /* Size-independent. */
+  uint32_t *hist;     /* 256 bins, zero between frames */
+  int *d_threshold;   /* Otsu's */
+  uint32_t *header;   /* components, blobs, threshold */
+  uint32_t *header_h; /* pinned */
+  GpucclBlob *blobs_h; /* pinned, blobs_cap entries */
+  size_t blobs_cap;
+  size_t copy_hint; /* blobs fetched with the header; adapts to the scene */
+
+  /* Per image size. */
+  int width, height, pitch, words;
+  size_t n_words, n_max;
+  int n_tiles;
+  uint32_t *L, *bits, *rootmask, *count, *offset;
+  Ha4Features feat;
+  uint32_t *tile_count, *tile_offset;
+  GpucclBlob *out;
+  void *temp;
+  size_t temp_bytes;
+  bool dirty; /* accumulators may hold a failed frame's sums */
+
+  /* Grown on demand. */
+  uint8_t *input;
+  size_t input_bytes;
+  uint32_t *labels_d, *labels_h;
+  size_t labels_n;
+
+  /* max_blobs selection, allocated at first use for the size. */
+  uint64_t *keys, *keys_sorted;
+  uint8_t *flags;
+  GpucclBlob *selected;
+  uint32_t *n_selected;
+  void *sel_temp;
+  size_t sel_temp_bytes;
+
+  HostBlock *blocks;
+};
+
+static GpucclStatus status_of(cudaError_t err)
+{
+  switch (err) {
+  case cudaErrorMemoryAllocation:
+    return GPUCCL_ERROR_OUT_OF_MEMORY;
+  case cudaErrorNoDevice:
+  case cudaErrorInsufficientDriver:
+  case cudaErrorInvalidDevice:
+  case cudaErrorDevicesUnavailable:
+  case cudaErrorNoKernelImageForDevice:
+  case cudaErrorStubLibrary:
+    return GPUCCL_ERROR_NO_DEVICE;
+  default:
+    return GPUCCL_ERROR_DEVICE;
+  }
+}
+
+static GpucclStatus cuda_fail(CudaCtx *c, GpucclError *error, cudaError_t err,
+                              const char *what)
+{
+  if (c)
+    c->dirty = true;
+  cudaGetLastError(); /* clear it unless sticky */
+  return gpuccl_set_error(error, status_of(err), "CUDA: %s failed: %s (%s)",
+                          what, cudaGetErrorName(err), cudaGetErrorString(err));
+}
+
+#define CK(expr, what)                                                        \
+  do {                                                                        \
+    cudaError_t err_ = (expr);                                                \
+    if (err_ != cudaSuccess)                                                  \
+      return cuda_fail(c, error, err_, what);                                 \
+  } while (0)
+
+/* Kernel launches and copies: a fault-injection point each. */
+#define LAUNCH(expr, what)                                                    \
+  do {                                                                        \
+    if (gpuccl_fault_hit(GPUCCL_FAULT_LAUNCH)) {                              \
+      c->dirty = true;                                                        \
+      return gpuccl_set_error(error, GPUCCL_ERROR_DEVICE,                     \
+                              "CUDA: %s failed: injected fault", what);       \
+    }                                                                         \
+    CK(expr, what);                                                           \
+  } while (0)
+
+extern "C" bool gpuccl_cuda_probe(int device_id, GpucclError *error)
+{
+  int n = 0;
+  cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    gpuccl_set_error(error, GPUCCL_ERROR_NO_DEVICE,
+                     "no usable CUDA driver or device: %s",
+                     cudaGetErrorString(err));
+    return false;
+  }
+  if (device_id >= n) {
+    gpuccl_set_error(error, GPUCCL_ERROR_NO_DEVICE,
+                     "CUDA device %d does not exist (%d found)", device_id, n);
+    return false;
+  }
+  return true;
+}
+
+static void free_selection(CudaCtx *c)
+{
+  dev_free(c->keys);
+  dev_free(c->keys_sorted);
+  dev_free(c->flags);
+  dev_free(c->selected);
+  dev_free(c->n_selected);
+  dev_free(c->sel_temp);
+  c->keys = c->keys_sorted = nullptr;
+  c->flags = nullptr;
+  c->selected = nullptr;
+  c->n_selected = nullptr;
+  c->sel_temp = nullptr;
+  c->sel_temp_bytes = 0;
+}
+
+static void free_size(CudaCtx *c)
+{
+  void *bufs[] = {c->L,           c->bits,           c->rootmask,
+                  c->count,       c->offset,         c->feat.area,
+                  c->feat.first_y, c->feat.max_x,    c->feat.inv_min_x,
+                  c->feat.max_y,  c->feat.sum_x,     c->feat.sum_y,
+                  c->tile_count,  c->tile_offset,    c->out,
+                  c->temp};
+  for (void *p : bufs)
+    dev_free(p);
+  c->L = c->bits = c->rootmask = c->count = c->offset = nullptr;
+  c->feat = Ha4Features{};
+  c->tile_count = c->tile_offset = nullptr;
+  c->out = nullptr;
+  c->temp = nullptr;
+  c->width = c->height = 0;
+  free_selection(c);
+}
+
+/* Buffers for a width x height image; nothing happens when they exist. */
+static GpucclStatus ensure_size(CudaCtx *c, int width, int height,
+                                GpucclError *error)
+{
+  if (c->width == width && c->height == height)
+    return GPUCCL_OK;
+  free_size(c);
+  const int pitch = (width + 63) & ~63;
+  const size_t n_words = (size_t)height * (pitch / 32);
+  /* Most components an image can hold: a checkerboard, 4-connected. */
+  const size_t n_max = ((size_t)width * height + 1) / 2;
+  const int n_tiles = (int)((n_max + 255) / 256);
+  const size_t u32 = sizeof(uint32_t), u64 = sizeof(unsigned long long);
+
+  CK(dev_alloc((void **)&c->L, (size_t)height * pitch * u32), "allocation");
+  CK(dev_alloc((void **)&c->bits, n_words * u32), "allocation");
+  CK(dev_alloc((void **)&c->rootmask, n_words * u32), "allocation");
+  CK(dev_alloc((void **)&c->count, (n_words + 1) * u32), "allocation");
+  CK(dev_alloc((void **)&c->offset, (n_words + 1) * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.area, n_max * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.first_y, n_max * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.max_x, n_max * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.inv_min_x, n_max * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.max_y, n_max * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.sum_x, n_max * u64), "allocation");
+  CK(dev_alloc((void **)&c->feat.sum_y, n_max * u64), "allocation");
+  CK(dev_alloc((void **)&c->tile_count, (n_tiles + 1) * u32), "allocation");
+  CK(dev_alloc((void **)&c->tile_offset, (n_tiles + 1) * u32), "allocation");
+  CK(dev_alloc((void **)&c->out, n_max * sizeof(GpucclBlob)), "allocation");
+
+  size_t a = 0, b = 0;
+  CK(cub::DeviceScan::ExclusiveSum(nullptr, a, c->count, c->offset,
+                                   (int)(n_words + 1)),
+     "scan size query");
+  CK(cub::DeviceScan::ExclusiveSum(nullptr, b, c->tile_count, c->tile_offset,
+                                   n_tiles + 1),
+     "scan size query");
+  c->temp_bytes = a > b ? a : b;
+  CK(dev_alloc(&c->temp, c->temp_bytes), "allocation");
+
+  /* Once per size: the scans' last entries stay 0, the accumulators start
+   * at 0, and the table is defined even where a frame does not write. */
+  CK(cudaMemsetAsync(c->count, 0, (n_words + 1) * u32, c->stream), "memset");
+  CK(cudaMemsetAsync(c->tile_count, 0, (n_tiles + 1) * u32, c->stream),
+     "memset");
+  CK(cudaMemsetAsync(c->out, 0, n_max * sizeof(GpucclBlob), c->stream),
+     "memset");
+  c->dirty = true;
+
+  c->width = width;
+  c->height = height;
+  c->pitch = pitch;
+  c->words = pitch / 32;
+  c->n_words = n_words;
+  c->n_max = n_max;
+  c->n_tiles = n_tiles;
+  return GPUCCL_OK;
+}
+
+static GpucclStatus clear_features(CudaCtx *c, GpucclError *error)
+{
+  const size_t n = c->n_max;
+  void *u32s[] = {c->feat.area, c->feat.max_x, c->feat.inv_min_x,
+                  c->feat.max_y, c->feat.first_y};
+  for (void *p : u32s)
+    LAUNCH(cudaMemsetAsync(p, 0, n * sizeof(uint32_t), c->stream), "memset");
+  LAUNCH(cudaMemsetAsync(c->feat.sum_x, 0, n * 8, c->stream), "memset");
+  LAUNCH(cudaMemsetAsync(c->feat.sum_y, 0, n * 8, c->stream), "memset");
+  c->dirty = false;
+  return GPUCCL_OK;
+}
+
+static GpucclStatus ensure_input(CudaCtx *c, size_t bytes, GpucclError *error)
+{
+  if (bytes <= c->input_bytes)
+    return GPUCCL_OK;
+  dev_free(c->input);
+  c->input = nullptr;
+  c->input_bytes = 0;
+  CK(dev_alloc((void **)&c->input, bytes), "allocation");
+  c->input_bytes = bytes;
+  return GPUCCL_OK;
+}
+
+static GpucclStatus ensure_labels(CudaCtx *c, size_t n, GpucclError *error)
+{
+  if (n <= c->labels_n)
+    return GPUCCL_OK;
+  dev_free(c->labels_d);
+  pinned_free(c->labels_h);
+  c->labels_d = c->labels_h = nullptr;
+  c->labels_n = 0;
+  CK(dev_alloc((void **)&c->labels_d, n * sizeof(uint32_t)), "allocation");
+  CK(pinned_alloc((void **)&c->labels_h, n * sizeof(uint32_t),
+                  cudaHostAllocDefault),
+     "pinned allocation");
+  c->labels_n = n;
+  return GPUCCL_OK;
+}
+
+static GpucclStatus ensure_blobs_h(CudaCtx *c, size_t n, GpucclError *error)
+{
+  if (n <= c->blobs_cap)
+    return GPUCCL_OK;
+  size_t cap = c->blobs_cap ? c->blobs_cap : 1024;
+  while (cap < n)
+    cap *= 2;
+  pinned_free(c->blobs_h);
+  c->blobs_h = nullptr;
+  c->blobs_cap = 0;
+  CK(pinned_alloc((void **)&c->blobs_h, cap * sizeof(GpucclBlob),
+                  cudaHostAllocDefault),
+     "pinned allocation");
+  c->blobs_cap = cap;
+  return GPUCCL_OK;
+}
+
+static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
+{
+  if (c->keys)
+    return GPUCCL_OK;
+  const size_t n = c->n_max;
+  CK(dev_alloc((void **)&c->keys, n * 8), "allocation");
+  CK(dev_alloc((void **)&c->keys_sorted, n * 8), "allocation");
+  CK(dev_alloc((void **)&c->flags, n), "allocation");
+  CK(dev_alloc((void **)&c->selected, n * sizeof(GpucclBlob)), "allocation");
+  CK(dev_alloc((void **)&c->n_selected, sizeof(uint32_t)), "allocation");
+  size_t a = 0, b = 0;
+  CK(cub::DeviceRadixSort::SortKeysDescending(nullptr, a, c->keys,
+                                              c->keys_sorted, (int)n),
+     "sort size query");
+  CK(cub::DeviceSelect::Flagged(nullptr, b, c->out, c->flags, c->selected,
+                                c->n_selected, (int)n),
+     "select size query");
+  c->sel_temp_bytes = a > b ? a : b;
+  CK(dev_alloc(&c->sel_temp, c->sel_temp_bytes), "allocation");
+  return GPUCCL_OK;
+}
+
+static void close_ctx(CudaCtx *c)
+{
+  if (c->stream)
+    cudaStreamSynchronize(c->stream);
+  free_size(c);
+  dev_free(c->input);
+  dev_free(c->labels_d);
+  pinned_free(c->labels_h);
+  dev_free(c->hist);
+  dev_free(c->d_threshold);
+  dev_free(c->header);
+  pinned_free(c->header_h);
+  pinned_free(c->blobs_h);
+  while (c->blocks) {
+    HostBlock *b = c->blocks;
+    c->blocks = b->next;
+    pinned_free(b->ptr);
+    delete b;
+  }
+  if (c->ev_start)
+    cudaEventDestroy(c->ev_start);
+  if (c->ev_stop)
+    cudaEventDestroy(c->ev_stop);
+  if (c->stream)
+    cudaStreamDestroy(c->stream);
+  cudaGetLastError();
+  delete c;
+}
+
+static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
+                             GpucclError *error)
+{
+  c->device = device_id;
+  CK(cudaSetDevice(device_id), "selecting the device");
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, device_id), "reading device properties");
+  snprintf(ctx->device_name, sizeof ctx->device_name, "%.127s", prop.name);
+  c->sm_count = prop.multiProcessorCount;
+  c->integrated = prop.integrated != 0;
+  CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+     "creating a stream");
+  CK(cudaEventCreate(&c->ev_start), "creating an event");
+  CK(cudaEventCreate(&c->ev_stop), "creating an event");
+  CK(dev_alloc((void **)&c->hist, 256 * sizeof(uint32_t)), "allocation");
+  CK(dev_alloc((void **)&c->d_threshold, sizeof(int)), "allocation");
+  CK(dev_alloc((void **)&c->header, 3 * sizeof(uint32_t)), "allocation");
+  CK(pinned_alloc((void **)&c->header_h, 3 * sizeof(uint32_t),
+                  cudaHostAllocDefault),
+     "pinned allocation");
+  CK(cudaMemsetAsync(c->hist, 0, 256 * sizeof(uint32_t), c->stream),
+     "memset");
+  c->copy_hint = 64;
+  return ensure_blobs_h(c, 1024, error);
+}
+
+static GpucclStatus cuda_open(GpucclContext *ctx, int device_id,
+                              GpucclError *error)
+{
+  if (!gpuccl_cuda_probe(device_id, error))
+    return GPUCCL_ERROR_NO_DEVICE;
+  CudaCtx *c = new (std::nothrow) CudaCtx();
+  if (!c)
+    return gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                            "cannot allocate the CUDA context");
+  GpucclStatus st = open_ctx(c, ctx, device_id, error);
+  if (st != GPUCCL_OK) {
+    close_ctx(c);
+    return st;
+  }
+  ctx->priv = c;
+  return GPUCCL_OK;
+}
+
+static void cuda_close(GpucclContext *ctx)
+{
+  if (ctx->priv)
+    close_ctx(static_cast<CudaCtx *>(ctx->priv));
+  ctx->priv = nullptr;
+}
+
+static size_t pixel_bytes(GpucclPixelFormat f)
+{
+  return f == GPUCCL_PIXEL_U16 ? 2 : f == GPUCCL_PIXEL_PACKED4 ? 4 : 1;
+}
+
+static HostBlock *find_block(CudaCtx *c, const void *p)
+{
+  const uint8_t *q = static_cast<const uint8_t *>(p);
+  for (HostBlock *b = c->blocks; b; b = b->next)
+    if (q >= b->ptr && q < b->ptr + b->size)
+      return b;
+  return nullptr;
+}
+
+/* Where the kernels read the image: device memory and our mapped blocks in
+ * place, anything else through one copy into the input buffer. */
+static GpucclStatus place_input(CudaCtx *c, const GpucclImage *image,
+                                Ha4Frame *f, GpucclError *error)
+{
+  const size_t row_bytes = (size_t)image->width * pixel_bytes(image->format);
+  HostBlock *b = find_block(c, image->data);
+  if (b && b->dev) {
+    f->image = b->dev + (static_cast<const uint8_t *>(image->data) - b->ptr);
+    f->stride = image->stride;
+    return GPUCCL_OK;
+  }
+  if (!b) {
+    cudaPointerAttributes attr;
+    cudaError_t err = cudaPointerGetAttributes(&attr, image->data);
+    if (err != cudaSuccess)
+      cudaGetLastError(); /* plain host memory on old runtimes */
+    else if (attr.type == cudaMemoryTypeDevice ||
+             attr.type == cudaMemoryTypeManaged) {
+      f->image = static_cast<const uint8_t *>(attr.devicePointer);
+      f->stride = image->stride;
+      return GPUCCL_OK;
+    }
+  }
+  GpucclStatus st = ensure_input(c, row_bytes * image->height, error);
+  if (st != GPUCCL_OK)
+    return st;
+  LAUNCH(cudaMemcpy2DAsync(c->input, row_bytes, image->data, image->stride,
+                           row_bytes, image->height, cudaMemcpyHostToDevice,
+                           c->stream),
+         "image upload");
+  f->image = c->input;
+  f->stride = row_bytes;
+  return GPUCCL_OK;
+}
+
+/* max_blobs cut the table: keep the strongest max_blobs on the device (the
+ * order of kernels/blob_select.c), still in increasing id. */
+static GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
+                                   GpucclError *error)
+{
+  GpucclStatus st = ensure_selection(c, error);
+  if (st == GPUCCL_OK)
+    st = ensure_blobs_h(c, k, error);
+  if (st != GPUCCL_OK)
+    return st;
+  size_t bytes = c->sel_temp_bytes;
+  LAUNCH(ha4_launch_blob_rank_keys(c->out, n, c->keys, c->stream),
+         "max_blobs keys");
+  LAUNCH(cub::DeviceRadixSort::SortKeysDescending(c->sel_temp, bytes, c->keys,
+                                                  c->keys_sorted, (int)n, 0,
+                                                  64, c->stream),
+         "max_blobs sort");
+  LAUNCH(ha4_launch_blob_keep_flags(c->out, n, c->keys_sorted + (k - 1),
+                                    c->flags, c->stream),
+         "max_blobs flags");
+  bytes = c->sel_temp_bytes;
+  LAUNCH(cub::DeviceSelect::Flagged(c->sel_temp, bytes, c->out, c->flags,
+                                    c->selected, c->n_selected, (int)n,
+                                    c->stream),
+         "max_blobs select");
+  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->selected, k * sizeof(GpucclBlob),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "blob table download");
+  CK(cudaStreamSynchronize(c->stream), "max_blobs selection");
+  return GPUCCL_OK;
+}
+
+static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
+                                const GpucclParams *params, int p,
+                                GpucclError *error)
+{
+  LAUNCH(cudaEventRecord(c->ev_start, c->stream), "event record");
+  if (f.d_threshold)
+    LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
+           "Otsu threshold");
+  LAUNCH(ha4_launch_strip_labeling(f, p, c->stream), "strip labeling");
+  LAUNCH(ha4_launch_border_merging(f, c->sm_count, c->stream),
+         "border merging");
+  LAUNCH(ha4_launch_root_flags(f, c->rootmask, c->count, c->stream),
+         "root flags");
+  size_t bytes = c->temp_bytes;
+  LAUNCH(cub::DeviceScan::ExclusiveSum(c->temp, bytes, c->count, c->offset,
+                                       (int)(c->n_words + 1), c->stream),
+         "id scan");
+  LAUNCH(ha4_launch_features(f, p, c->offset, c->rootmask, c->feat, c->stream),
+         "features");
+  if (params->want_labels)
+    LAUNCH(ha4_launch_relabeling(f, p, c->offset, c->rootmask, c->labels_d,
+                                 c->stream),
+           "relabeling");
+  const uint32_t *n_components = c->offset + c->n_words;
+  LAUNCH(ha4_launch_blob_count(n_components, c->feat, params->min_area,
+                               params->max_area, c->tile_count, c->n_tiles,
+                               c->sm_count, c->stream),
+         "blob count");
+  bytes = c->temp_bytes;
+  LAUNCH(cub::DeviceScan::ExclusiveSum(c->temp, bytes, c->tile_count,
+                                       c->tile_offset, c->n_tiles + 1,
+                                       c->stream),
+         "blob scan");
+  LAUNCH(ha4_launch_blob_scatter(f, n_components, c->feat, params->min_area,
+                                 params->max_area, c->tile_offset, c->n_tiles,
+                                 c->out, c->header, c->sm_count, c->stream),
+         "blob scatter");
+  LAUNCH(cudaEventRecord(c->ev_stop, c->stream), "event record");
+  return GPUCCL_OK;
+}
+
+static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
+                                 const GpucclParams *params,
+                                 GpucclResult *result, GpucclError *error)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  c->timed = false;
+  CK(cudaSetDevice(c->device), "selecting the device");
+  GpucclStatus st = ensure_size(c, image->width, image->height, error);
+  const size_t n_pixels = (size_t)image->width * image->height;
+  if (st == GPUCCL_OK && params->want_labels)
+    st = ensure_labels(c, n_pixels, error);
+  if (st == GPUCCL_OK && c->dirty)
+    st = clear_features(c, error);
+  if (st != GPUCCL_OK)
+    return st;
+
+  Ha4Frame f = {};
+  st = place_input(c, image, &f, error);
+  if (st != GPUCCL_OK)
+    return st;
+  f.width = image->width;
+  f.height = image->height;
+  f.pitch = c->pitch;
+  f.words = c->words;
+  f.L = c->L;
+  f.bits = c->bits;
+  f.threshold = params->threshold;
+  f.d_threshold =
+      params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU ? c->d_threshold
+                                                           : nullptr;
+  f.invert = params->invert;
+  f.conn8 = params->connectivity == 8;
+  f.format = image->format;
+  f.luma = params->channel == GPUCCL_CHANNEL_LUMA;
+  f.off_r = image->offset_r;
+  f.off_g = image->offset_g;
+  f.off_b = image->offset_b;
+  f.channel_offset = params->channel == GPUCCL_CHANNEL_RED     ? image->offset_r
+                     : params->channel == GPUCCL_CHANNEL_GREEN ? image->offset_g
+                                                               : image->offset_b;
+  const int p = params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2
+                : params->algorithm == GPUCCL_ALGORITHM_HA4  ? 1
+                                                             : GPUCCL_CUDA_DEFAULT_P;
+
+  st = run_kernels(c, f, params, p, error);
+  if (st != GPUCCL_OK)
+    return st;
+
+  /* One download (header, the blobs likely there, labels), one sync. */
+  size_t fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
+  LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "header download");
+  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->out, fetched * sizeof(GpucclBlob),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "blob table download");
+  if (params->want_labels)
+    LAUNCH(cudaMemcpyAsync(c->labels_h, c->labels_d,
+                           n_pixels * sizeof(uint32_t),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "label download");
+  CK(cudaStreamSynchronize(c->stream), "frame");
+  c->timed = true;
+
+  const uint32_t n_components = c->header_h[0];
+  size_t n_blobs = c->header_h[1];
+  c->copy_hint = 2 * n_blobs + 64;
+  if (params->max_blobs && n_blobs > params->max_blobs) {
+    st = select_largest(c, n_blobs, params->max_blobs, error);
+    if (st != GPUCCL_OK)
+      return st;
+    n_blobs = params->max_blobs;
+  } else if (n_blobs > fetched) {
+    st = ensure_blobs_h(c, n_blobs, error);
+    if (st != GPUCCL_OK)
+      return st;
+    LAUNCH(cudaMemcpyAsync(c->blobs_h, c->out, n_blobs * sizeof(GpucclBlob),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "blob table download");
+    CK(cudaStreamSynchronize(c->stream), "blob table download");
+  }
+
+  result->width = image->width;
+  result->height = image->height;
+  result->n_components = n_components;
+  result->n_blobs = n_blobs;
+  result->blobs = c->blobs_h;
+  result->threshold = (int)c->header_h[2];
+  result->labels = params->want_labels ? c->labels_h : nullptr;
+  return GPUCCL_OK;
+}
+
+extern "C" float gpuccl_cuda_kernel_ms(GpucclContext *ctx)
+{
+  if (!ctx || ctx->ops != &gpuccl_cuda_ops || !ctx->priv)
+    return -1.0f;
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  float ms = -1.0f;
+  if (!c->timed ||
+      cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop) != cudaSuccess) {
+    cudaGetLastError();
+    return -1.0f;
+  }
+  return ms;
+}
+
+static GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                              const GpucclDrawParams *params,
+                              GpucclError *error)
+{
+  (void)ctx;
+  (void)frame;
+  (void)params;
+  return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
+                          "overlays are not implemented on the CUDA backend "
+                          "yet; draw with a CPU context");
+}
+
+static void *cuda_host_alloc(GpucclContext *ctx, size_t size,
+                             GpucclMemory memory, GpucclError *error)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  if (memory == GPUCCL_MEMORY_AUTO)
+    memory = c->integrated ? GPUCCL_MEMORY_MAPPED : GPUCCL_MEMORY_COPY;
+  const bool mapped = memory == GPUCCL_MEMORY_MAPPED;
+  HostBlock *b = new (std::nothrow) HostBlock();
+  if (!b) {
+    gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                     "cannot allocate a host block record");
+    return nullptr;
+  }
+  cudaError_t err = cudaSetDevice(c->device);
+  if (err == cudaSuccess)
+    err = pinned_alloc((void **)&b->ptr, size,
+                       mapped ? cudaHostAllocMapped : cudaHostAllocDefault);
+  if (err == cudaSuccess && mapped)
+    err = cudaHostGetDevicePointer((void **)&b->dev, b->ptr, 0);
+  if (err != cudaSuccess) {
+    pinned_free(b->ptr);
+    delete b;
+    cuda_fail(nullptr, error, err, "pinned host allocation");
+    return nullptr;
+  }
+  b->size = size;
+  b->next = c->blocks;
+  c->blocks = b;
+  return b->ptr;
+}
+
+static void cuda_host_free(GpucclContext *ctx, void *ptr)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  for (HostBlock **pb = &c->blocks; *pb; pb = &(*pb)->next) {
+    if ((*pb)->ptr == ptr) {
+      HostBlock *b = *pb;
+      *pb = b->next;
+      /* A frame may still read it in place. */
+      cudaStreamSynchronize(c->stream);
+      pinned_free(b->ptr);
+      delete b;
+      return;
+    }
+  }
+}
+
+extern "C" const GpucclBackendOps gpuccl_cuda_ops = {
+    GPUCCL_BACKEND_CUDA, cuda_open,       cuda_close,     cuda_process,
+    cuda_draw,           cuda_host_alloc, cuda_host_free,
+};

@@ -1,0 +1,28 @@
+/* Private hooks of the CUDA backend for its tests and benchmarks (not part
+ * of the public API; exported because the library exports all symbols). */
+#ifndef GPUCCL_CUDA_INTERNAL_H
+#define GPUCCL_CUDA_INTERNAL_H
+
+#include <stdint.h>
+
+#include "../gpuccl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How many cudaMalloc / cudaFree / cudaHostAlloc / cudaFreeHost calls the
+ * backend has made in this process (all contexts). Steady-state frames must
+ * not move it. */
+uint64_t gpuccl_cuda_alloc_calls(void);
+
+/* Device time of the last process call's kernels, from its first kernel to
+ * its last (CUDA events; uploads and downloads excluded), in milliseconds.
+ * -1 when the context is not a CUDA one or nothing ran. */
+float gpuccl_cuda_kernel_ms(GpucclContext *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUCCL_CUDA_INTERNAL_H */

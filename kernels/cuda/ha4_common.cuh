@@ -1,0 +1,212 @@
+/* What the HA4 kernels share: the frame they work on, binarisation of the raw
+ * samples (fused into the kernels that read the image), and the union-find
+ * of the equivalence forest (Alg. 2).
+ *
+ * Memory layout. Rows of the equivalence array L and of the bitmask image
+ * are `pitch` pixels apart, pitch = width rounded up to 64, so a linear
+ * address k = y * pitch + x gives its bitmask word as k >> 5 and its bit as
+ * k & 31, and raster order of pixels is the order of their addresses. L is
+ * written only at segment starts (never cleared); the bitmask image (one bit
+ * per pixel, written once per frame by strip labeling) replaces the raw
+ * image in every later kernel. */
+#ifndef GPUCCL_HA4_COMMON_CUH
+#define GPUCCL_HA4_COMMON_CUH
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../gpuccl.h"
+#include "ha4_bits.h"
+
+#define HA4_BLOCK_W 32 /* a warp: one row of a strip */
+#define HA4_BLOCK_H 4  /* rows per strip */
+#define HA4_TILE_W 256 /* pixels of a strip handled by one block */
+#define HA4_FULL 0xffffffffu
+
+/* Device-side view of one frame. Passed by value to every kernel. */
+struct Ha4Frame {
+  const uint8_t *image; /* raw samples on the device (or mapped host) */
+  size_t stride;        /* bytes between image rows */
+  int width, height;
+  int pitch;            /* pixels between rows of L and bits; % 64 == 0 */
+  int words;            /* 32-bit bitmask words per row = pitch / 32 */
+  uint32_t *L;          /* equivalence forest, height * pitch */
+  uint32_t *bits;       /* foreground bitmask, height * words */
+  /* binarisation */
+  int threshold;           /* used when d_threshold is NULL */
+  const int *d_threshold;  /* Otsu's threshold, computed on the device */
+  bool invert;
+  bool conn8;
+  GpucclPixelFormat format;
+  uint8_t channel_offset; /* PACKED4 and not luma: byte of the channel */
+  bool luma;              /* PACKED4: threshold BT.601 luma */
+  uint8_t off_r, off_g, off_b;
+};
+
+/* The integer BT.601 luma of gpuccl_luma601() (gpuccl.h), for the device. */
+__device__ __forceinline__ unsigned ha4_luma601(unsigned r, unsigned g,
+                                                unsigned b)
+{
+  return (19595u * r + 38470u * g + 7471u * b + 32768u) >> 16;
+}
+
+/* The sample that is thresholded at (x, y), for a pixel format known at
+ * compile time. Caller checks the bounds. */
+template <GpucclPixelFormat FMT>
+__device__ __forceinline__ unsigned ha4_sample(const Ha4Frame &f, int x, int y)
+{
+  const uint8_t *row = f.image + (size_t)y * f.stride;
+  if (FMT == GPUCCL_PIXEL_U8)
+    return row[x];
+  if (FMT == GPUCCL_PIXEL_U16)
+    return reinterpret_cast<const uint16_t *>(row)[x];
+  const uint8_t *p = row + 4 * (size_t)x;
+  if (f.luma)
+    return ha4_luma601(p[f.off_r], p[f.off_g], p[f.off_b]);
+  return p[f.channel_offset];
+}
+
+/* Foreground test; false outside the image, so the last strip and the last
+ * tile are masked rather than padded. */
+template <GpucclPixelFormat FMT>
+__device__ __forceinline__ bool ha4_foreground(const Ha4Frame &f, int threshold,
+                                               int x, int y)
+{
+  if (x >= f.width || y >= f.height)
+    return false;
+  return (ha4_sample<FMT>(f, x, y) > (unsigned)threshold) != f.invert;
+}
+
+__device__ __forceinline__ int ha4_threshold(const Ha4Frame &f)
+{
+  return f.d_threshold ? *f.d_threshold : f.threshold;
+}
+
+/* Root of the tree holding `label`. Loads bypass L1: other blocks' atomics
+ * land in L2. */
+__device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
+{
+  uint32_t next = __ldcg(L + label);
+  while (next != label) {
+    label = next;
+    next = __ldcg(L + label);
+  }
+  return label;
+}
+
+/* Alg. 2 (Playne and Hawick's merge): join the trees of a and b, the smaller
+ * root wins; atomicMin retries until both sides agree. */
+__device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
+{
+  uint32_t n;
+  while (a != b && a != (n = __ldcg(L + a)))
+    a = n;
+  while (a != b && b != (n = __ldcg(L + b)))
+    b = n;
+  while (a != b) {
+    if (a < b) {
+      uint32_t t = a;
+      a = b;
+      b = t;
+    }
+    uint32_t c = atomicMin(L + a, b);
+    a = (a == c) ? b : c;
+  }
+}
+
+/* Bit i of a mask, as 0 or 1. */
+template <typename M>
+__device__ __forceinline__ bool ha4_bit(M mask, int i)
+{
+  return (mask >> i) & 1u;
+}
+
+/* Alg. 1 / Alg. 7 start distance for either mask width. */
+__device__ __forceinline__ int ha4_start_distance(uint32_t mask, int i)
+{
+  return gpuccl_start_distance32(mask, i);
+}
+__device__ __forceinline__ int ha4_start_distance(uint64_t mask, int i)
+{
+  return gpuccl_start_distance64(mask, i);
+}
+__device__ __forceinline__ int ha4_end_distance(uint32_t mask, int i)
+{
+  return gpuccl_end_distance32(mask, i);
+}
+__device__ __forceinline__ int ha4_end_distance(uint64_t mask, int i)
+{
+  return gpuccl_end_distance64(mask, i);
+}
+
+/* Start address of the segment holding bit i (ha4_bits.h). */
+__device__ __forceinline__ uint32_t ha4_segment_start(uint32_t mask, int i,
+                                                      uint32_t carry,
+                                                      uint32_t k)
+{
+  return gpuccl_segment_start32(mask, i, carry, k);
+}
+__device__ __forceinline__ uint32_t ha4_segment_start(uint64_t mask, int i,
+                                                      uint32_t carry,
+                                                      uint32_t k)
+{
+  return gpuccl_segment_start64(mask, i, carry, k);
+}
+
+/* The same for the pixel left of bit i (that pixel set). */
+template <typename M>
+__device__ __forceinline__ uint32_t ha4_left_start(M mask, int i,
+                                                   uint32_t carry, uint32_t k)
+{
+  return i == 0 ? k - carry : ha4_segment_start(mask, i - 1, carry, k - 1);
+}
+
+/* Dense id (0-based, raster order) of the component whose root is at
+ * address `root`: roots before it, counted per 32-bit word and scanned,
+ * plus roots before it inside its word. */
+__device__ __forceinline__ uint32_t ha4_component_id(const uint32_t *offset,
+                                                     const uint32_t *rootmask,
+                                                     uint32_t root)
+{
+  uint32_t w = root >> 5;
+  return offset[w] + __popc(rootmask[w] & ((1u << (root & 31)) - 1u));
+}
+
+/* Per-component accumulators (Alg. 6), indexed by dense id. All start at 0
+ * (the blob table kernel clears what it read), so no per-frame clear:
+ * the left edge is kept as max(width - 1 - x0). */
+struct Ha4Features {
+  uint32_t *area;
+  uint32_t *first_y; /* row of the root = top row (MINy of the paper) */
+  uint32_t *max_x, *inv_min_x, *max_y;
+  unsigned long long *sum_x, *sum_y;
+};
+
+/* Mask type of a variant: P pixels per thread, 32 * P per warp row. */
+template <int P> struct Ha4Mask;
+template <> struct Ha4Mask<1> { typedef uint32_t type; };
+template <> struct Ha4Mask<2> { typedef uint64_t type; };
+
+/* Bit of thread tx that can start a segment (Alg. 7's txb for P = 2). */
+__device__ __forceinline__ int ha4_thread_bit(uint32_t mask, int tx)
+{
+  (void)mask;
+  return tx;
+}
+__device__ __forceinline__ int ha4_thread_bit(uint64_t mask, int tx)
+{
+  return gpuccl_pair_bit(mask, tx);
+}
+
+/* Load one bitmask word of a variant: 32 or 64 pixels. */
+template <int P>
+__device__ __forceinline__ typename Ha4Mask<P>::type
+ha4_load_mask(const uint32_t *bits, size_t word)
+{
+  if constexpr (P == 1)
+    return bits[word];
+  else
+    return reinterpret_cast<const unsigned long long *>(bits)[word];
+}
+
+#endif /* GPUCCL_HA4_COMMON_CUH */

@@ -1,0 +1,74 @@
+/* Launchers of the HA4 kernels, one per step of the paper (Hennequin et
+ * al. 2018) plus the steps this library adds (Otsu, blob table). Each
+ * returns the launch's error; the backend (backend_cuda.cu) orders them on
+ * the context's stream. `p` is the variant: 1 (32 pixels per warp row, the
+ * paper's HA4) or 2 (64 pixels, Alg. 7). */
+#ifndef GPUCCL_HA4_KERNELS_H
+#define GPUCCL_HA4_KERNELS_H
+
+#include <cuda_runtime.h>
+
+#include "ha4_common.cuh"
+
+/* Otsu: 256-bin histogram of the thresholded samples, then the threshold
+ * itself (kernels/otsu.h, the same function as the CPU backend), written to
+ * *d_threshold; the histogram is cleared for the next frame. */
+cudaError_t ha4_launch_otsu(const Ha4Frame &f, uint32_t *hist,
+                            int *d_threshold, int sm_count,
+                            cudaStream_t stream);
+
+/* Alg. 3: binarise, write the bitmask image, label each strip tile. */
+cudaError_t ha4_launch_strip_labeling(const Ha4Frame &f, int p,
+                                      cudaStream_t stream);
+
+/* Alg. 4: merge the trees across strip and tile borders. */
+cudaError_t ha4_launch_border_merging(const Ha4Frame &f, int sm_count,
+                                      cudaStream_t stream);
+
+/* Root flags: per 32-bit word, which segment starts are roots (bitmask) and
+ * how many (count, the input of the id scan); compresses L at every start
+ * so later kernels reach the root in one load. */
+cudaError_t ha4_launch_root_flags(const Ha4Frame &f, uint32_t *rootmask,
+                                  uint32_t *count, cudaStream_t stream);
+
+/* Alg. 6: area, sums and bounding box per dense component id. */
+cudaError_t ha4_launch_features(const Ha4Frame &f, int p,
+                                const uint32_t *offset,
+                                const uint32_t *rootmask,
+                                const Ha4Features &feat, cudaStream_t stream);
+
+/* Alg. 5: the label image, labels 1..N, row stride = width. */
+cudaError_t ha4_launch_relabeling(const Ha4Frame &f, int p,
+                                  const uint32_t *offset,
+                                  const uint32_t *rootmask, uint32_t *labels,
+                                  cudaStream_t stream);
+
+/* Blob table, step 1: per tile of 256 ids, how many pass the area filter.
+ * n_components points at the total of the id scan. */
+cudaError_t ha4_launch_blob_count(const uint32_t *n_components,
+                                  const Ha4Features &feat, uint64_t min_area,
+                                  uint64_t max_area, uint32_t *tile_count,
+                                  int n_tiles, int sm_count,
+                                  cudaStream_t stream);
+
+/* Blob table, step 2: write the passing blobs in increasing id at their
+ * scanned offsets, clear the accumulators, and fill header = {components,
+ * blobs, threshold}. */
+cudaError_t ha4_launch_blob_scatter(const Ha4Frame &f,
+                                    const uint32_t *n_components,
+                                    const Ha4Features &feat, uint64_t min_area,
+                                    uint64_t max_area,
+                                    const uint32_t *tile_offset, int n_tiles,
+                                    GpucclBlob *out, uint32_t *header,
+                                    int sm_count, cudaStream_t stream);
+
+/* max_blobs: rank keys of n blobs (larger area first, then smaller id, as
+ * kernels/blob_select.c), and the flags of the blobs at least as strong as
+ * *weakest. */
+cudaError_t ha4_launch_blob_rank_keys(const GpucclBlob *blobs, size_t n,
+                                      uint64_t *keys, cudaStream_t stream);
+cudaError_t ha4_launch_blob_keep_flags(const GpucclBlob *blobs, size_t n,
+                                       const uint64_t *weakest,
+                                       uint8_t *flags, cudaStream_t stream);
+
+#endif /* GPUCCL_HA4_KERNELS_H */

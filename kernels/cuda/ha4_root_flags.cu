@@ -1,0 +1,47 @@
+/* Root flags, the first half of compaction to labels 1..N.
+ *
+ * With HA4 the root of every tree is its smallest segment-start address
+ * (merges keep the smaller root), which is the component's first pixel in
+ * raster order. So numbering the roots in address order numbers the
+ * components in raster order of their first pixel, as the CPU backend
+ * does. Here one warp per 32-bit word flags its roots (a bitmask and a
+ * count per word); a CUB prefix sum over the counts then gives each word's
+ * first id, and a root's id is that plus the roots before it in its word
+ * (ha4_component_id). Every piece start also gets L pointed straight at its
+ * root, so features and relabeling need a single load. */
+#include "ha4_kernels.h"
+
+__global__ void __launch_bounds__(HA4_BLOCK_W * 8)
+    ha4_root_flags(const uint32_t *bits, uint32_t *L, size_t n_words,
+                   uint32_t *rootmask, uint32_t *count)
+{
+  const size_t w = (size_t)blockIdx.x * blockDim.y + threadIdx.y;
+  if (w >= n_words) /* warp-uniform */
+    return;
+  const int i = threadIdx.x;
+  const uint32_t mask = bits[w];
+  bool root = false;
+  if ((mask >> i) & 1u && (i == 0 || !((mask >> (i - 1)) & 1u))) {
+    const uint32_t k = (uint32_t)(w * 32 + i);
+    const uint32_t parent = L[k];
+    const uint32_t r = ha4_find(L, parent);
+    if (r != parent)
+      L[k] = r;
+    root = r == k;
+  }
+  const uint32_t roots = __ballot_sync(HA4_FULL, root);
+  if (i == 0) {
+    rootmask[w] = roots;
+    count[w] = __popc(roots);
+  }
+}
+
+cudaError_t ha4_launch_root_flags(const Ha4Frame &f, uint32_t *rootmask,
+                                  uint32_t *count, cudaStream_t stream)
+{
+  const size_t n_words = (size_t)f.height * f.words;
+  dim3 block(HA4_BLOCK_W, 8);
+  ha4_root_flags<<<(unsigned)((n_words + 7) / 8), block, 0, stream>>>(
+      f.bits, f.L, n_words, rootmask, count);
+  return cudaGetLastError();
+}

@@ -1,0 +1,94 @@
+/* See gpu_check.h. */
+#include "gpu_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+GpucclContext *gpu_check_context(void)
+{
+  GpucclError err = {0};
+  if (!gpuccl_cuda_available(0, &err)) {
+    printf("SKIP: no usable CUDA device: %s\n", err.message);
+    exit(GPU_TEST_SKIP);
+  }
+  GpucclContext *ctx = gpuccl_context_new(GPUCCL_BACKEND_CUDA, 0, &err);
+  if (!ctx) {
+    printf("SKIP: CUDA context: %s (%s)\n", err.message,
+           gpuccl_status_name(err.status));
+    exit(GPU_TEST_SKIP);
+  }
+  return ctx;
+}
+
+static bool same_blob(const GpucclBlob *a, const GpucclBlob *b)
+{
+  return a->id == b->id && a->x0 == b->x0 && a->y0 == b->y0 &&
+         a->x1 == b->x1 && a->y1 == b->y1 && a->area == b->area &&
+         a->sum_x == b->sum_x && a->sum_y == b->sum_y && a->cx == b->cx &&
+         a->cy == b->cy;
+}
+
+static void print_blob(const char *who, const GpucclBlob *b)
+{
+  printf("  %s: id %u box (%u,%u)-(%u,%u) area %llu sums %llu %llu c %.17g "
+         "%.17g\n",
+         who, b->id, b->x0, b->y0, b->x1, b->y1, (unsigned long long)b->area,
+         (unsigned long long)b->sum_x, (unsigned long long)b->sum_y, b->cx,
+         b->cy);
+}
+
+bool gpu_check_same(GpucclContext *gpu, GpucclContext *cpu,
+                    const GpucclImage *image, const GpucclParams *params,
+                    const char *name)
+{
+  GpucclResult rc, rg;
+  GpucclError ec = {0}, eg = {0};
+  GpucclStatus sc = gpuccl_process(cpu, image, params, &rc, &ec);
+  GpucclStatus sg = gpuccl_process(gpu, image, params, &rg, &eg);
+  const char *what = NULL;
+  if (sc != GPUCCL_OK || sg != GPUCCL_OK) {
+    printf("FAIL %s: cpu %s (%s), gpu %s (%s)\n", name,
+           gpuccl_status_name(sc), ec.message, gpuccl_status_name(sg),
+           eg.message);
+    return false;
+  }
+  if (rc.n_components != rg.n_components)
+    what = "component count";
+  else if (rc.n_blobs != rg.n_blobs)
+    what = "blob count";
+  else if (rc.threshold != rg.threshold)
+    what = "threshold";
+  if (what) {
+    printf("FAIL %s: %s: cpu %u/%zu/%d, gpu %u/%zu/%d\n", name, what,
+           rc.n_components, rc.n_blobs, rc.threshold, rg.n_components,
+           rg.n_blobs, rg.threshold);
+    return false;
+  }
+  for (size_t i = 0; i < rc.n_blobs; i++)
+    if (!same_blob(&rc.blobs[i], &rg.blobs[i])) {
+      printf("FAIL %s: blob %zu differs\n", name, i);
+      print_blob("cpu", &rc.blobs[i]);
+      print_blob("gpu", &rg.blobs[i]);
+      return false;
+    }
+  if (params->want_labels) {
+    size_t n = (size_t)image->width * image->height;
+    if (!rc.labels || !rg.labels) {
+      printf("FAIL %s: labels missing (cpu %p, gpu %p)\n", name,
+             (const void *)rc.labels, (const void *)rg.labels);
+      return false;
+    }
+    for (size_t i = 0; i < n; i++)
+      if (rc.labels[i] != rg.labels[i]) {
+        printf("FAIL %s: label at (%zu, %zu): cpu %u, gpu %u\n", name,
+               i % image->width, i / image->width, rc.labels[i],
+               rg.labels[i]);
+        return false;
+      }
+  } else if (rg.labels) {
+    printf("FAIL %s: labels returned without want_labels\n", name);
+    return false;
+  }
+  return true;
+}
