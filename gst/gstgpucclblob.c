@@ -708,7 +708,18 @@ gst_gpuccl_blob_propose_allocation (GstBaseTransform * trans,
   } else {
     gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
   }
-  gst_query_add_allocation_param (query, allocator, &params);
+  if (gst_query_get_n_allocation_params (query) > 0) {
+    /* Likewise for the allocators: ours first. */
+    GstAllocator *first = NULL;
+    GstAllocationParams first_params;
+    gst_query_parse_nth_allocation_param (query, 0, &first, &first_params);
+    gst_query_add_allocation_param (query, first, &first_params);
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+    if (first)
+      gst_object_unref (first);
+  } else {
+    gst_query_add_allocation_param (query, allocator, &params);
+  }
   if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
 
