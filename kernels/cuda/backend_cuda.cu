@@ -616,6 +616,8 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
 
   /* One download (header, the blobs likely there, labels), one sync. */
   size_t fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
+  if (fetched > c->n_max)
+    fetched = c->n_max;
   LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
                          cudaMemcpyDeviceToHost, c->stream),
          "header download");

@@ -11,14 +11,15 @@
  * Vertical borders: one thread per (row, tile border). */
 #include "ha4_kernels.h"
 
-/* Address of the start of the 32-bit piece holding bit i (set) of `mask`;
- * bit -1 means bit 31 of `prev`, the word to the left. */
+/* Address of the start of the 32-bit piece holding the set pixel at
+ * address kj, bit j of `mask`; j = -1 is bit 31 of `prev`, the word to the
+ * left. Piece starts hold valid L entries (strip labeling). */
 __device__ __forceinline__ uint32_t piece_start(uint32_t mask, uint32_t prev,
-                                                int i, uint32_t k)
+                                                int j, uint32_t kj)
 {
-  if (i < 0)
-    return k - 1 - gpuccl_start_distance32(prev, 31);
-  return k - gpuccl_start_distance32(mask, i);
+  if (j < 0)
+    return kj - gpuccl_start_distance32(prev, 31);
+  return kj - gpuccl_start_distance32(mask, j);
 }
 
 __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
@@ -36,9 +37,9 @@ __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
     ha4_merge(f.L, piece_start(my, py, i, k), piece_start(mu, pu, i, ku));
   if (f.conn8) {
     if (by && !ly && lu && !bu)
-      ha4_merge(f.L, k, piece_start(mu, pu, i - 1, ku));
+      ha4_merge(f.L, k, piece_start(mu, pu, i - 1, ku - 1));
     if (bu && !lu && ly && !by)
-      ha4_merge(f.L, ku, piece_start(my, py, i - 1, k));
+      ha4_merge(f.L, ku, piece_start(my, py, i - 1, k - 1));
   }
 }
 
@@ -49,14 +50,14 @@ __device__ void merge_tile_border(const Ha4Frame &f, int y, int x)
   const uint32_t my = f.bits[wy], py = f.bits[wy - 1];
   const uint32_t k = (uint32_t)y * f.pitch + x;
   if ((my & 1u) && (py >> 31))
-    ha4_merge(f.L, k, piece_start(my, py, -1, k));
+    ha4_merge(f.L, k, piece_start(my, py, -1, k - 1));
   if (f.conn8 && y > 0) {
     const uint32_t mu = f.bits[wy - f.words], pu = f.bits[wy - f.words - 1];
     const uint32_t ku = k - f.pitch;
     if ((my & 1u) && (pu >> 31))
-      ha4_merge(f.L, k, piece_start(mu, pu, -1, ku));
+      ha4_merge(f.L, k, piece_start(mu, pu, -1, ku - 1));
     if ((mu & 1u) && (py >> 31))
-      ha4_merge(f.L, ku, piece_start(my, py, -1, k));
+      ha4_merge(f.L, ku, piece_start(my, py, -1, k - 1));
   }
 }
 

@@ -1,0 +1,317 @@
+/* GPU runners of gpuccl-bench (see bench.h): libgpuccl's CUDA backend and
+ * NVIDIA NPP side by side, on the same images in the same run.
+ *
+ *  cuda-ha4[-64]-dev   image already on the device; wall = gpuccl_process
+ *                      (kernels + blob table download + sync), device =
+ *                      kernel time from CUDA events (first kernel to last)
+ *  cuda-ha4-host       end to end: pageable host image -> blob table on host
+ *  cuda-ha4-pinned     end to end from gpuccl_host_alloc(COPY) memory
+ *  npp-label+compress  nppiLabelMarkersUF_8u32u_C1R_Ctx then
+ *                      nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (labels only,
+ *                      no features), device time from CUDA events
+ *  npp-label           nppiLabelMarkersUF_8u32u_C1R_Ctx alone
+ *
+ * NPP is loaded with dlopen (libnppif.so.13 / libnppc.so.13): the
+ * development machine has none, and then the NPP runners are skipped. Its
+ * component count comes from the compress step; NPP labels every non-zero
+ * region, so on 0/255 images it matches gpuccl's foreground count. */
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "bench.h"
+#include "gpuccl.h"
+#include "cuda/cuda_internal.h"
+}
+
+/* ---- libgpuccl's CUDA backend ---- */
+
+namespace {
+
+enum Input { ON_DEVICE, HOST_PAGEABLE, HOST_PINNED };
+
+struct GpuRunner {
+  GpucclContext *ctx;
+  GpucclParams params;
+  GpucclImage image;
+  Input input;
+  void *buffer; /* device or pinned copy of the image */
+  size_t buffer_size;
+};
+
+void *gpu_open(const BenchSetup *setup, Input input, GpucclAlgorithm alg,
+               char *why, size_t why_size)
+{
+  GpucclError err = {};
+  GpuRunner *r = new GpuRunner();
+  r->ctx = gpuccl_context_new(GPUCCL_BACKEND_CUDA, 0, &err);
+  if (!r->ctx) {
+    snprintf(why, why_size, "%s", err.message);
+    delete r;
+    return nullptr;
+  }
+  gpuccl_params_init(&r->params);
+  r->params.connectivity = setup->connectivity;
+  r->params.algorithm = alg;
+  r->input = input;
+  r->buffer_size = (size_t)setup->width * setup->height;
+  cudaError_t e = cudaSuccess;
+  if (input == ON_DEVICE)
+    e = cudaMalloc(&r->buffer, r->buffer_size);
+  else if (input == HOST_PINNED)
+    r->buffer = gpuccl_host_alloc(r->ctx, r->buffer_size, GPUCCL_MEMORY_COPY,
+                                  &err);
+  if (e != cudaSuccess || (input != HOST_PAGEABLE && !r->buffer)) {
+    snprintf(why, why_size, "input buffer: %s",
+             e != cudaSuccess ? cudaGetErrorString(e) : err.message);
+    gpuccl_context_free(r->ctx);
+    delete r;
+    return nullptr;
+  }
+  return r;
+}
+
+int gpu_prepare(void *state, const uint8_t *data, int width, int height,
+                size_t stride)
+{
+  GpuRunner *r = static_cast<GpuRunner *>(state);
+  const void *src = data;
+  if (r->input != HOST_PAGEABLE) {
+    if ((size_t)width * height > r->buffer_size)
+      return -1;
+    cudaError_t e = cudaMemcpy2D(r->buffer, width, data, stride, width, height,
+                                 cudaMemcpyDefault);
+    if (e != cudaSuccess)
+      return -1;
+    src = r->buffer;
+    stride = width;
+  }
+  r->image = GpucclImage{src, width, height, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
+  return 0;
+}
+
+long gpu_run(void *state)
+{
+  GpuRunner *r = static_cast<GpuRunner *>(state);
+  GpucclResult res;
+  GpucclError err = {};
+  if (gpuccl_process(r->ctx, &r->image, &r->params, &res, &err) != GPUCCL_OK) {
+    fprintf(stderr, "cuda runner: %s\n", err.message);
+    return -1;
+  }
+  return (long)res.n_components;
+}
+
+double gpu_device_ms(void *state)
+{
+  return gpuccl_cuda_kernel_ms(static_cast<GpuRunner *>(state)->ctx);
+}
+
+void gpu_close(void *state)
+{
+  GpuRunner *r = static_cast<GpuRunner *>(state);
+  if (!r)
+    return;
+  if (r->input == ON_DEVICE)
+    cudaFree(r->buffer);
+  else if (r->input == HOST_PINNED)
+    gpuccl_host_free(r->ctx, r->buffer);
+  gpuccl_context_free(r->ctx);
+  delete r;
+}
+
+void *open_dev(const BenchSetup *s, char *why, size_t n)
+{
+  return gpu_open(s, ON_DEVICE, GPUCCL_ALGORITHM_HA4, why, n);
+}
+void *open_dev64(const BenchSetup *s, char *why, size_t n)
+{
+  return gpu_open(s, ON_DEVICE, GPUCCL_ALGORITHM_HA4_64, why, n);
+}
+void *open_host(const BenchSetup *s, char *why, size_t n)
+{
+  return gpu_open(s, HOST_PAGEABLE, GPUCCL_ALGORITHM_DEFAULT, why, n);
+}
+void *open_pinned(const BenchSetup *s, char *why, size_t n)
+{
+  return gpu_open(s, HOST_PINNED, GPUCCL_ALGORITHM_DEFAULT, why, n);
+}
+
+/* ---- NPP through dlopen ---- */
+
+struct NppSize { int width, height; };
+/* NppStreamContext of NPP 12/13. */
+struct NppCtx {
+  cudaStream_t hStream;
+  int nCudaDeviceId;
+  int nMultiProcessorCount;
+  int nMaxThreadsPerMultiProcessor;
+  int nMaxThreadsPerBlock;
+  size_t nSharedMemPerBlock;
+  int nCudaDevAttrComputeCapabilityMajor;
+  int nCudaDevAttrComputeCapabilityMinor;
+  unsigned int nStreamFlags;
+  int nReserved0;
+};
+enum { NPP_NORM_INF = 0, NPP_NORM_L1 = 1 }; /* 8- and 4-connectivity */
+
+typedef int (*LabelBufferSizeFn)(NppSize, int *);
+typedef int (*LabelFn)(uint8_t *, int, uint32_t *, int, NppSize, int,
+                       uint8_t *, NppCtx);
+typedef int (*CompressBufferSizeFn)(int, int *);
+typedef int (*CompressFn)(uint32_t *, int, NppSize, int, int *, uint8_t *,
+                          NppCtx);
+
+struct NppRunner {
+  bool compress;
+  int norm;
+  LabelFn label;
+  CompressFn compress_fn;
+  NppCtx ctx;
+  uint8_t *src, *label_buf, *compress_buf;
+  uint32_t *labels;
+  size_t capacity;
+  NppSize size;
+  cudaEvent_t ev0, ev1;
+  float last_ms;
+};
+
+void *npp_open(const BenchSetup *setup, bool compress, char *why,
+               size_t why_size)
+{
+  void *core = dlopen("libnppc.so.13", RTLD_NOW | RTLD_GLOBAL);
+  void *filt = core ? dlopen("libnppif.so.13", RTLD_NOW) : nullptr;
+  if (!filt) {
+    snprintf(why, why_size, "NPP not found (libnppc.so.13, libnppif.so.13)");
+    return nullptr;
+  }
+  LabelBufferSizeFn label_size = (LabelBufferSizeFn)dlsym(
+      filt, "nppiLabelMarkersUFGetBufferSize_32u_C1R");
+  CompressBufferSizeFn compress_size = (CompressBufferSizeFn)dlsym(
+      filt, "nppiCompressMarkerLabelsGetBufferSize_32u_C1R");
+  NppRunner *r = new NppRunner();
+  r->label = (LabelFn)dlsym(filt, "nppiLabelMarkersUF_8u32u_C1R_Ctx");
+  r->compress_fn = (CompressFn)dlsym(filt, "nppiCompressMarkerLabelsUF_32u_C1IR_Ctx");
+  if (!label_size || !compress_size || !r->label || !r->compress_fn) {
+    snprintf(why, why_size, "NPP symbols missing");
+    delete r;
+    return nullptr;
+  }
+  r->compress = compress;
+  r->norm = setup->connectivity == 8 ? NPP_NORM_INF : NPP_NORM_L1;
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  cudaStreamCreateWithFlags(&r->ctx.hStream, cudaStreamNonBlocking);
+  r->ctx.nCudaDeviceId = 0;
+  r->ctx.nMultiProcessorCount = prop.multiProcessorCount;
+  r->ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+  r->ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+  r->ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
+  r->ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
+  r->ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+  cudaStreamGetFlags(r->ctx.hStream, &r->ctx.nStreamFlags);
+  NppSize full = {setup->width, setup->height};
+  int lb = 0, cb = 0;
+  label_size(full, &lb);
+  compress_size(setup->width * setup->height, &cb);
+  r->capacity = (size_t)setup->width * setup->height;
+  if (cudaMalloc(&r->src, r->capacity) != cudaSuccess ||
+      cudaMalloc(&r->labels, r->capacity * 4) != cudaSuccess ||
+      cudaMalloc(&r->label_buf, lb ? lb : 1) != cudaSuccess ||
+      cudaMalloc(&r->compress_buf, cb ? cb : 1) != cudaSuccess) {
+    snprintf(why, why_size, "NPP buffers: out of device memory");
+    return nullptr;
+  }
+  cudaEventCreate(&r->ev0);
+  cudaEventCreate(&r->ev1);
+  return r;
+}
+
+int npp_prepare(void *state, const uint8_t *data, int width, int height,
+                size_t stride)
+{
+  NppRunner *r = static_cast<NppRunner *>(state);
+  if ((size_t)width * height > r->capacity)
+    return -1;
+  r->size = NppSize{width, height};
+  return cudaMemcpy2D(r->src, width, data, stride, width, height,
+                      cudaMemcpyHostToDevice) == cudaSuccess
+             ? 0
+             : -1;
+}
+
+long npp_run(void *state)
+{
+  NppRunner *r = static_cast<NppRunner *>(state);
+  const int w = r->size.width, h = r->size.height;
+  int n = 0;
+  cudaEventRecord(r->ev0, r->ctx.hStream);
+  int st = r->label(r->src, w, r->labels, w * 4, r->size, r->norm,
+                    r->label_buf, r->ctx);
+  if (st == 0 && r->compress)
+    st = r->compress_fn(r->labels, w * 4, r->size, w * h, &n, r->compress_buf,
+                        r->ctx);
+  cudaEventRecord(r->ev1, r->ctx.hStream);
+  if (cudaStreamSynchronize(r->ctx.hStream) != cudaSuccess || st < 0) {
+    fprintf(stderr, "NPP failed: status %d\n", st);
+    return -1;
+  }
+  cudaEventElapsedTime(&r->last_ms, r->ev0, r->ev1);
+  return r->compress ? n : 0;
+}
+
+double npp_device_ms(void *state)
+{
+  return static_cast<NppRunner *>(state)->last_ms;
+}
+
+void npp_close(void *state)
+{
+  NppRunner *r = static_cast<NppRunner *>(state);
+  if (!r)
+    return;
+  cudaFree(r->src);
+  cudaFree(r->labels);
+  cudaFree(r->label_buf);
+  cudaFree(r->compress_buf);
+  cudaEventDestroy(r->ev0);
+  cudaEventDestroy(r->ev1);
+  cudaStreamDestroy(r->ctx.hStream);
+  delete r;
+}
+
+void *open_npp_compress(const BenchSetup *s, char *why, size_t n)
+{
+  return npp_open(s, true, why, n);
+}
+void *open_npp_label(const BenchSetup *s, char *why, size_t n)
+{
+  return npp_open(s, false, why, n);
+}
+
+} // namespace
+
+extern "C" const BenchRunner bench_gpu_runners[] = {
+    {"cuda-ha4-dev", "gpu",
+     "CUDA HA4 (32 px/warp row), image on the device; device = kernel time",
+     open_dev, gpu_prepare, gpu_run, gpu_device_ms, gpu_close},
+    {"cuda-ha4-64-dev", "gpu",
+     "CUDA HA4 (64 px/warp row, Alg. 7), image on the device",
+     open_dev64, gpu_prepare, gpu_run, gpu_device_ms, gpu_close},
+    {"cuda-ha4-host", "gpu",
+     "CUDA default, end to end from a pageable host image", open_host,
+     gpu_prepare, gpu_run, gpu_device_ms, gpu_close},
+    {"cuda-ha4-pinned", "gpu",
+     "CUDA default, end to end from gpuccl_host_alloc (pinned) memory",
+     open_pinned, gpu_prepare, gpu_run, gpu_device_ms, gpu_close},
+    {"npp-label+compress", "gpu",
+     "NPP LabelMarkersUF + CompressMarkerLabelsUF (labels only)",
+     open_npp_compress, npp_prepare, npp_run, npp_device_ms, npp_close},
+    {"npp-label", "gpu", "NPP LabelMarkersUF alone (sparse labels)",
+     open_npp_label, npp_prepare, npp_run, npp_device_ms, npp_close},
+    {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
+};
