@@ -71,6 +71,8 @@ fi
 ninja_targets=()
 for t in $targets; do
   ninja_targets+=("tests/fuzz/fuzz-$t")
+  # the element target loads the plugin at run time
+  [ "$t" = element ] && ninja_targets+=(gst/libgstgpucclblob.so)
 done
 if ! ninja -C "$build" "${ninja_targets[@]}" >"$build/fuzz-build.log" 2>&1; then
   tail -40 "$build/fuzz-build.log"
@@ -90,9 +92,11 @@ mkdir -p "$build/fuzz-artifacts"
 # reachable, so they are not reported).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-# The element target loads the plugin from this build, scanned in-process
-# (an uninstrumented plugin scanner cannot load an ASan plugin).
-export GST_PLUGIN_PATH="$build/gst"
+# The element target loads the plugin of this build by its file name
+# (fuzz_element.c says why), plugins are scanned in-process (an
+# uninstrumented plugin scanner cannot load an ASan plugin).
+export GPUCCL_PLUGIN="$build/gst/libgstgpucclblob.so"
+unset GST_PLUGIN_PATH
 export GST_REGISTRY="$build/fuzz-registry.bin"
 export GST_REGISTRY_FORK=no
 export G_SLICE=always-malloc

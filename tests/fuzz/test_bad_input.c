@@ -70,14 +70,15 @@ expect_good_frame (GstHarness * h, GstVideoFormat format, guint w, guint hgt)
   g_rand_free (rand);
 }
 
-/* Caps and a segment, whether or not the element takes the caps (the
- * harness's own helper asserts that it does). */
+/* Caps (taken) and a segment, whether or not the element takes the caps
+ * (the harness's own helper asserts that it does). */
 static void
 push_caps (GstHarness * h, GstCaps * caps)
 {
   GstSegment segment;
 
   gst_harness_push_event (h, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
   gst_segment_init (&segment, GST_FORMAT_TIME);
   gst_harness_push_event (h, gst_event_new_segment (&segment));
 }

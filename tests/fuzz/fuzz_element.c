@@ -1,0 +1,178 @@
+/* libFuzzer target: the gpucclblob element's CPU path through GstHarness.
+ *
+ * The input chooses the caps (one of the nine formats, 1..64 a side, one
+ * input in eight up to 400), every property, and a short stream of 1..4
+ * buffers: whole frames, short ones, empty ones, oversized ones, GAP
+ * buffers, with caps changes and property changes in between; the rest of
+ * the input is the pixels. Nothing may crash, hang or leak (ASan, UBSan,
+ * libFuzzer's leak check); a whole frame with sane properties must come out
+ * with its ROI metas inside the frame and no more than max-blobs of them. */
+#include "frames.h"
+#include "fuzz_bytes.h"
+#include "fuzz_check.h"
+
+#include <gst/check/gstharness.h>
+
+#include <stdlib.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+  /* An instrumented plugin cannot be loaded by the plugin scanner. */
+  g_setenv ("GST_REGISTRY_FORK", "no", FALSE);
+  gst_init (argc, argv);
+  /* Under libFuzzer the plugin is loaded by name, not found by scanning
+   * its folder: a scan would also open and close libgstcclblobmeta.so,
+   * and closing an instrumented library pulls its coverage counters from
+   * under libFuzzer. */
+  const gchar *plugin = g_getenv ("GPUCCL_PLUGIN");
+  if (plugin) {
+    GError *err = NULL;
+    GstPlugin *p = gst_plugin_load_file (plugin, &err);
+    FUZZ_CHECK (p, "cannot load %s: %s", plugin, err->message);
+    gst_object_unref (p);
+  }
+  GstElement *probe = gst_element_factory_make ("gpucclblob", NULL);
+  FUZZ_CHECK (probe, "gpucclblob not found: set GST_PLUGIN_PATH to the "
+      "build's gst/ folder");
+  gst_object_unref (probe);
+  return 0;
+}
+
+typedef struct {
+  GstVideoFormat format;
+  guint width, height;
+  GstVideoInfo info;
+} Caps;
+
+static void
+choose_caps (FuzzBytes * in, Caps * c)
+{
+  guint side = fuzz_range (in, 0, 7) == 0 ? 400 : 64;
+  c->format = rel_formats[fuzz_range (in, 0, rel_n_formats - 1)];
+  c->width = fuzz_range (in, 1, side);
+  c->height = fuzz_range (in, 1, side);
+  gst_video_info_set_format (&c->info, c->format, c->width, c->height);
+}
+
+static void
+push_caps (GstHarness * h, const Caps * c)
+{
+  GstSegment segment;
+  GstCaps *caps = rel_caps_new (c->format, c->width, c->height);
+  gst_harness_push_event (h, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  gst_harness_push_event (h, gst_event_new_segment (&segment));
+}
+
+/* Every property from the input; returns max-blobs. */
+static guint
+choose_properties (FuzzBytes * in, GstElement * e)
+{
+  static const gchar *const auto_t[] = { "none", "otsu" };
+  static const gchar *const channels[] = { "luma", "red", "green", "blue" };
+  guint max_blobs = fuzz_range (in, 0, 3) ? 0 : fuzz_range (in, 1, 10);
+
+  g_object_set (e,
+      "threshold", fuzz_range (in, 0, 3) ? (gint) fuzz_u8 (in)
+      : (gint) fuzz_u16 (in),
+      "invert", fuzz_bool (in),
+      "min-area", (guint64) (fuzz_range (in, 0, 3) ? 0 : fuzz_u8 (in)),
+      "max-area", (guint64) (fuzz_range (in, 0, 3) ? 0 : fuzz_u16 (in)),
+      "max-blobs", max_blobs,
+      "box-color", fuzz_u32 (in),
+      "line-width", fuzz_range (in, 1, 40),
+      "post-messages", fuzz_bool (in),
+      "attach-meta", fuzz_range (in, 0, 7) != 0,
+      "track", fuzz_bool (in), NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "auto-threshold",
+      auto_t[fuzz_range (in, 0, 3) == 0]);
+  gst_util_set_object_arg (G_OBJECT (e), "connectivity",
+      fuzz_bool (in) ? "4" : "8");
+  gst_util_set_object_arg (G_OBJECT (e), "channel",
+      channels[fuzz_range (in, 0, 3)]);
+  g_object_set (e, "draw", (guint) fuzz_range (in, 0, 7), NULL);
+  return max_blobs;
+}
+
+static void
+check_output (GstBuffer * out, const Caps * c, guint max_blobs)
+{
+  gpointer state = NULL;
+  GstMeta *meta;
+  guint n = 0;
+
+  while ((meta = gst_buffer_iterate_meta_filtered (out, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) meta;
+    FUZZ_CHECK (roi->w >= 1 && roi->h >= 1 && roi->x + roi->w <= c->width
+        && roi->y + roi->h <= c->height, "ROI %u,%u %ux%u outside %ux%u",
+        roi->x, roi->y, roi->w, roi->h, c->width, c->height);
+    n++;
+  }
+  FUZZ_CHECK (max_blobs == 0 || n <= max_blobs, "%u ROIs, max-blobs %u", n,
+      max_blobs);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+{
+  FuzzBytes in;
+  Caps caps;
+  GstHarness *h = gst_harness_new ("gpucclblob");
+  GstBus *bus = gst_bus_new ();
+  guint max_blobs;
+
+  fuzz_bytes_init (&in, data, size);
+  gst_element_set_bus (h->element, bus);
+  gst_util_set_object_arg (G_OBJECT (h->element), "backend", "cpu");
+  max_blobs = choose_properties (&in, h->element);
+  choose_caps (&in, &caps);
+  push_caps (h, &caps);
+
+  for (guint i = fuzz_range (&in, 1, 4); i > 0; i--) {
+    guint what = fuzz_range (&in, 0, 15);
+    gsize frame = caps.info.size, n;
+    GstBuffer *buf;
+    GstFlowReturn ret;
+
+    if (what == 0) {            /* new caps, maybe nonsense for the data */
+      choose_caps (&in, &caps);
+      push_caps (h, &caps);
+      continue;
+    }
+    if (what == 1) {            /* properties change mid-stream */
+      max_blobs = choose_properties (&in, h->element);
+      continue;
+    }
+    n = what == 2 ? 0                           /* empty */
+        : what == 3 ? (gsize) fuzz_range (&in, 0, frame - 1)    /* short */
+        : what == 4 ? frame + fuzz_u8 (&in)     /* oversized */
+        : frame;
+    buf = n ? gst_buffer_new_allocate (NULL, n, NULL) : gst_buffer_new ();
+    if (n) {
+      GstMapInfo map;
+      gst_buffer_map (buf, &map, GST_MAP_WRITE);
+      fuzz_fill (&in, map.data, n);
+      gst_buffer_unmap (buf, &map);
+    }
+    if (what == 5)
+      GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_GAP);
+    ret = gst_harness_push (h, buf);
+    if (ret == GST_FLOW_OK) {
+      GstBuffer *out = gst_harness_try_pull (h);
+      if (out) {
+        if (n >= frame && what != 5)
+          check_output (out, &caps, max_blobs);
+        gst_buffer_unref (out);
+      }
+    }
+  }
+  gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_object_unref (bus);
+  return 0;
+}
