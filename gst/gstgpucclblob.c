@@ -670,10 +670,11 @@ gst_gpuccl_blob_propose_allocation (GstBaseTransform * trans,
   guint n_pools;
 
   /* Downstream's answer first (passthrough forwards the query), so its
-   * metas stay supported; our pool then goes first in the list. */
+   * metas stay supported; our pool then goes first in the list. A
+   * downstream that does not answer (fakesink) is no reason to fail. */
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
           decide_query, query))
-    return FALSE;
+    GST_DEBUG_OBJECT (self, "downstream proposed nothing");
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !gst_video_info_from_caps (&info, caps))
