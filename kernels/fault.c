@@ -34,3 +34,10 @@ bool gpuccl_fault_hit(GpucclFaultSite site)
     return false;
   return atomic_fetch_add(&counts[site], 1) + 1 == fault_at;
 }
+
+long gpuccl_fault_events(GpucclFaultSite site)
+{
+  if ((int)site < 0 || site >= GPUCCL_FAULT_N_SITES)
+    return 0;
+  return atomic_load(&counts[site]);
+}

@@ -20,6 +20,11 @@ typedef enum {
 /* true when this event must fail. */
 bool gpuccl_fault_hit(GpucclFaultSite site);
 
+/* How many events at the configured site this process has met so far (0
+ * for other sites or with GPUCCL_FAULT unset): a test compares it with N to
+ * know whether its injected fault happened, even one handled silently. */
+long gpuccl_fault_events(GpucclFaultSite site);
+
 #ifdef __cplusplus
 }
 #endif

@@ -187,6 +187,8 @@ static int workload(void)
   memset(host, 1, 1 << 20);
   gpuccl_host_free(ctx, host);
   gpuccl_context_free(ctx);
+  if (fault_was_hit() && !hits)
+    FAIL("the injected fault happened but no call reported it");
   return hits ? FAULT_HANDLED : FAULT_NOT_HIT;
 }
 

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fault_loop.h"
 
+#include <fault.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,17 @@ const char *fault_backend_name(void)
 {
   const char *b = getenv("GPUCCL_TEST_BACKEND");
   return b && *b ? b : "cpu";
+}
+
+int fault_was_hit(void)
+{
+  const char *spec = getenv("GPUCCL_FAULT");
+  const char *colon = spec ? strchr(spec, ':') : NULL;
+  if (!colon)
+    return 0;
+  GpucclFaultSite site = strncmp(spec, "launch", 6) == 0 ? GPUCCL_FAULT_LAUNCH
+                                                         : GPUCCL_FAULT_ALLOC;
+  return gpuccl_fault_events(site) >= strtol(colon + 1, NULL, 10);
 }
 
 static int run_child(char **argv, const char *site, int n)

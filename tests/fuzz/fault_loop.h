@@ -21,6 +21,10 @@ enum {
 int fault_loop(char **argv, const char *const *sites,
                const char *const *required, int (*workload)(void));
 
+/* In a child: whether the injected fault has happened yet (the N-th
+ * event at the site was met), whether or not anything showed it. */
+int fault_was_hit(void);
+
 /* The backend under test: $GPUCCL_TEST_BACKEND (cpu, cuda, auto), cpu by
  * default. */
 const char *fault_backend_name(void);
