@@ -97,20 +97,30 @@ gpuccl_mem_unmap (GstMemory * memory)
 {
 }
 
+/* A copy is made to be written (e.g. overlays on a frame upstream still
+ * holds) and goes downstream: system memory serves, and avoids a pinned
+ * allocation — slow with CUDA — per copied frame. */
 static GstMemory *
 gpuccl_mem_copy (GstMemory * memory, gssize offset, gssize size)
 {
   GstGpucclMemory *src = (GstGpucclMemory *) memory;
-  GstGpucclMemory *copy;
+  GstAllocationParams params;
+  GstMemory *copy;
+  GstMapInfo map;
 
+  gst_allocation_params_init (&params);
+  params.align = memory->align;
   if (size == -1)
     size = memory->size > (gsize) offset ? memory->size - offset : 0;
-  copy = gpuccl_memory_new (GST_GPUCCL_ALLOCATOR (memory->allocator), size,
-      memory->align, 0, size, 0);
-  if (!copy)
+  copy = gst_allocator_alloc (NULL, size, &params);
+  if (!copy || !gst_memory_map (copy, &map, GST_MAP_WRITE)) {
+    if (copy)
+      gst_memory_unref (copy);
     return NULL;
-  memcpy (copy->data, src->data + memory->offset + offset, size);
-  return GST_MEMORY_CAST (copy);
+  }
+  memcpy (map.data, src->data + memory->offset + offset, size);
+  gst_memory_unmap (copy, &map);
+  return copy;
 }
 
 static GstMemory *

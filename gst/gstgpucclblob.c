@@ -233,7 +233,10 @@ track_blobs (GstGpucclBlob * self, const Settings * s, const GpucclResult * r)
 {
   guint32 *ids;
 
-  g_array_set_size (self->track_ids, r->n_blobs);
+  /* No blobs: nothing to match, and the array may have no storage (a
+   * memset of NULL, even of 0 bytes, is undefined). The tracker still
+   * sees the empty frame, so its tracks age. */
+  g_array_set_size (self->track_ids, MAX (r->n_blobs, 1));
   ids = (guint32 *) self->track_ids->data;
 
   if (!s->track) {
@@ -595,19 +598,19 @@ gst_gpuccl_blob_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans, buf);
 }
 
-/* In passthrough (nothing drawn) the buffer is read only, but the metas
- * need a writable buffer: a shallow copy shares the frame's memory, so
- * the pixels are never copied. */
+/* Always in place: the output is the input, made writable for the metas.
+ * Decided here once per buffer, whatever the passthrough flag (which the
+ * draw property flips from other threads): a buffer upstream still holds
+ * gets a shallow copy — its memory stays shared, so without drawing
+ * (passthrough, mapped read-only) the pixels are never copied, and when
+ * drawing, mapping it writable copies the frame first, so upstream's
+ * buffer is never written. */
 static GstFlowReturn
 gst_gpuccl_blob_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer ** outbuf)
 {
-  if (gst_base_transform_is_passthrough (trans)) {
-    *outbuf = gst_buffer_is_writable (input) ? input : gst_buffer_copy (input);
-    return GST_FLOW_OK;
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (trans,
-      input, outbuf);
+  *outbuf = gst_buffer_is_writable (input) ? input : gst_buffer_copy (input);
+  return GST_FLOW_OK;
 }
 
 /* Controlled properties follow the stream time of each buffer. */
