@@ -99,6 +99,26 @@ pixel (const GstVideoFrame * f, gint plane, gint x, gint y, gint size)
       (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (f, plane) + (gsize) x * size;
 }
 
+/* Chroma sample (cx, cy) of component comp (1: U, 2: V). */
+static guint8
+chroma_at (const GstVideoFrame * f, gint comp, gint cx, gint cy)
+{
+  return *((const guint8 *) GST_VIDEO_FRAME_COMP_DATA (f, comp) +
+      cy * GST_VIDEO_FRAME_COMP_STRIDE (f, comp) +
+      cx * GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp));
+}
+
+/* The rectangle covering (x, y), or -1. */
+static gint
+rect_at (gint x, gint y)
+{
+  for (gsize r = 0; r < N_RECTS; r++)
+    if (x >= rects[r][0] && x <= rects[r][2] && y >= rects[r][1]
+        && y <= rects[r][3])
+      return (gint) r;
+  return -1;
+}
+
 /* The colour of pixel (x, y) on the labeled plane: R, G, B of RGB
  * formats (not the fourth byte), else the luma sample. */
 static guint32
@@ -174,15 +194,11 @@ check_drawn (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
       for (gint cx = 0; cx < (W + 1) / 2; cx++) {
         gboolean on = chroma_covered (mask, cx, cy);
         for (gint comp = 1; comp <= 2; comp++) {
-          const guint8 *po = (const guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fo,
-              comp) + cy * GST_VIDEO_FRAME_COMP_STRIDE (&fo, comp) +
-              cx * GST_VIDEO_FRAME_COMP_PSTRIDE (&fo, comp);
-          const guint8 *pi = (const guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fi,
-              comp) + cy * GST_VIDEO_FRAME_COMP_STRIDE (&fi, comp) +
-              cx * GST_VIDEO_FRAME_COMP_PSTRIDE (&fi, comp);
-          guint8 want = on ? (comp == 1 ? c.u : c.v) : *pi;
-          fail_unless (*po == want, "%s %c(%d,%d) is %u, want %u", name,
-              comp == 1 ? 'U' : 'V', cx, cy, *po, want);
+          guint8 got = chroma_at (&fo, comp, cx, cy);
+          guint8 want = on ? (comp == 1 ? c.u : c.v) :
+              chroma_at (&fi, comp, cx, cy);
+          fail_unless (got == want, "%s %c(%d,%d) is %u, want %u", name,
+              comp == 1 ? 'U' : 'V', cx, cy, got, want);
         }
       }
   }
@@ -274,11 +290,7 @@ GST_START_TEST (test_labels)
 
     for (gint y = 0; y < H; y++)
       for (gint x = 0; x < W; x++) {
-        gint which = -1;
-        for (gsize r = 0; r < N_RECTS; r++)
-          if (x >= rects[r][0] && x <= rects[r][2] && y >= rects[r][1]
-              && y <= rects[r][3])
-            which = r;
+        gint which = rect_at (x, y);
         const guint8 *po = pixel (&fo, 0, x, y, bpp);
         const guint8 *pi = pixel (&fi, 0, x, y, bpp);
         if (which < 0 || which == 1) {
@@ -302,39 +314,25 @@ GST_START_TEST (test_labels)
           gboolean any = FALSE;
           for (gint i = 0; i < 4; i++) {
             gint x = 2 * cx + (i & 1), y = 2 * cy + (i >> 1);
-            for (gsize r = 0; r < N_RECTS; r++)
-              if (r != 1 && x < W && y < H && x >= rects[r][0]
-                  && x <= rects[r][2] && y >= rects[r][1] && y <= rects[r][3])
-                any = TRUE;
+            gint r = x < W && y < H ? rect_at (x, y) : -1;
+            if (r >= 0 && r != 1)
+              any = TRUE;
           }
           if (any)
             continue;
-          for (gint comp = 1; comp <= 2; comp++) {
-            const guint8 *po = (const guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fo,
-                comp) + cy * GST_VIDEO_FRAME_COMP_STRIDE (&fo, comp) +
-                cx * GST_VIDEO_FRAME_COMP_PSTRIDE (&fo, comp);
-            const guint8 *pi = (const guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fi,
-                comp) + cy * GST_VIDEO_FRAME_COMP_STRIDE (&fi, comp) +
-                cx * GST_VIDEO_FRAME_COMP_PSTRIDE (&fi, comp);
-            fail_unless (*po == *pi, "%s chroma (%d,%d) changed",
+          for (gint comp = 1; comp <= 2; comp++)
+            fail_unless (chroma_at (&fo, comp, cx, cy) ==
+                chroma_at (&fi, comp, cx, cy), "%s chroma (%d,%d) changed",
                 info.finfo->name, cx, cy);
-          }
         }
       /* The big blob's inner chroma (x 4..19, y 2..15 → samples 2..9,
        * 1..7) is uniform. */
-      for (gint comp = 1; comp <= 2; comp++) {
-        const guint8 *ref = (const guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fo,
-            comp) + 1 * GST_VIDEO_FRAME_COMP_STRIDE (&fo, comp) +
-            2 * GST_VIDEO_FRAME_COMP_PSTRIDE (&fo, comp);
+      for (gint comp = 1; comp <= 2; comp++)
         for (gint cy = 1; cy <= 7; cy++)
-          for (gint cx = 2; cx <= 9; cx++) {
-            const guint8 *po = (const guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fo,
-                comp) + cy * GST_VIDEO_FRAME_COMP_STRIDE (&fo, comp) +
-                cx * GST_VIDEO_FRAME_COMP_PSTRIDE (&fo, comp);
-            fail_unless (*po == *ref, "%s chroma (%d,%d) not uniform",
+          for (gint cx = 2; cx <= 9; cx++)
+            fail_unless (chroma_at (&fo, comp, cx, cy) ==
+                chroma_at (&fo, comp, 2, 1), "%s chroma (%d,%d) not uniform",
                 info.finfo->name, cx, cy);
-          }
-      }
     }
     gst_video_frame_unmap (&fo);
     gst_video_frame_unmap (&fi);
