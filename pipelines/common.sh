@@ -8,8 +8,8 @@
 repo_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${GPUCCL_BACKEND:=auto}"
 
+build_dir=${GPUCCL_BUILD_DIR:-$repo_dir/build}
 if [ -n "${GPUCCL_BUILD_DIR:-}" ] || ! gst-inspect-1.0 gpucclblob >/dev/null 2>&1; then
-  build_dir=${GPUCCL_BUILD_DIR:-$repo_dir/build}
   if [ ! -d "$build_dir/gst" ]; then
     echo "error: no gpucclblob plugin: build first (meson setup build && ninja -C build)" >&2
     echo "       or set GPUCCL_BUILD_DIR to your build directory" >&2
@@ -21,6 +21,18 @@ if [ -n "${GPUCCL_BUILD_DIR:-}" ] || ! gst-inspect-1.0 gpucclblob >/dev/null 2>&
     exit 2
   fi
 fi
+
+# The embedding application: the build's, else an installed one.
+watch_app() {
+  if [ -x "$build_dir/pipelines/gpucclblob-watch" ]; then
+    echo "$build_dir/pipelines/gpucclblob-watch"
+  else
+    command -v gpucclblob-watch || {
+      echo "error: gpucclblob-watch not built (needs json-glib)" >&2
+      return 2
+    }
+  fi
+}
 
 # True when GStreamer has the element named $1.
 have_element() { gst-inspect-1.0 "$1" >/dev/null 2>&1; }
