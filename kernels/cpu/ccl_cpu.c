@@ -287,6 +287,8 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
         j++;
       uint32_t label = 0;
       for (size_t k = j; k < n_prev && (int)prev[k].start <= hi; k++) {
+        if (prev[k].label == label) /* same component, already joined */
+          continue;
         uint32_t r = find_root(parent, prev[k].label);
         if (label == 0) {
           label = r;
@@ -385,17 +387,15 @@ static void write_labels(const CpuState *s, int width, int height)
 {
   for (int y = 0; y < height; y++) {
     uint32_t *out = s->labels + (size_t)y * width;
-    uint32_t x = 0;
+    /* One wide clear, then the runs: cheaper than clearing each gap when
+     * runs and gaps are a few pixels long. */
+    memset(out, 0, (size_t)width * sizeof *out);
     for (uint32_t r = s->row_start[y]; r < s->row_start[y + 1]; r++) {
       const Run *run = &s->runs[r];
       uint32_t label = s->parent[run->label];
-      for (; x < run->start; x++)
-        out[x] = 0;
-      for (; x <= run->end; x++)
+      for (uint32_t x = run->start; x <= run->end; x++)
         out[x] = label;
     }
-    for (; x < (uint32_t)width; x++)
-      out[x] = 0;
   }
 }
 
