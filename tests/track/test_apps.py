@@ -1,0 +1,311 @@
+#!/usr/bin/python3
+"""Tests of pipelines/: the demo scripts, the embedding application
+gpucclblob-watch and the Python ROI reader, each run as a user would and
+its output checked against what the generated input is known to hold.
+
+Usage: test_apps.py CASE   (run by meson: see meson.build for the env)
+  demo       demo-balls.sh: snapshots are PNGs with drawn boxes, 5 blobs/frame
+  camera     camera.sh without a camera: a message and exit 0
+  uri        uri-watch.sh: generated clip through appsink, 5 tracked blobs
+  watch      gpucclblob-watch on a raw clip of known rectangles
+  roi        roi_reader.py on the same clip (ROI metas)
+  exit-codes gpucclblob-watch: bad description, errors, Ctrl-C
+
+Environment: REPO (source root), GPUCCL_BUILD_DIR (build root),
+GST_PLUGIN_PATH (the build's gst/), GPUCCL_TEST_BACKEND (cpu or cuda).
+"""
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+REPO = os.environ["REPO"]
+BUILD = os.environ["GPUCCL_BUILD_DIR"]
+WATCH = os.path.join(BUILD, "pipelines", "gpucclblob-watch")
+BACKEND = os.environ.get("GPUCCL_TEST_BACKEND", "cpu")
+BALLS = 5  # balls in the generated demo source (pipelines/common.sh)
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(args, timeout=300, env=None, **kw):
+    e = dict(os.environ, GPUCCL_BACKEND=BACKEND, GPUCCL_BUILD_DIR=BUILD)
+    e.update(env or {})
+    return subprocess.run(args, env=e, capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+def script(name):
+    return os.path.join(REPO, "pipelines", name)
+
+
+def has_cuda_failure(proc):
+    return BACKEND == "cuda" and "No usable CUDA device" in proc.stderr
+
+
+# --- PNG: decode with zlib (8-bit RGB/RGBA, non-interlaced: what pngenc
+# writes here), so the picture check needs nothing of our own. -----------
+
+def png_pixels(path):
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path}: not a PNG")
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if depth != 8 or color not in (2, 6) or interlace:
+                raise ValueError(f"{path}: unsupported PNG {depth=} {color=}")
+            bpp = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def test_demo():
+    out = tempfile.mkdtemp(prefix="demo-")
+    frames = 30
+    p = run([script("demo-balls.sh"), out], env={"FRAMES": str(frames)})
+    if has_cuda_failure(p):
+        sys.exit(77)
+    check(p.returncode == 0, f"demo-balls.sh exit {p.returncode}: {p.stderr[-2000:]}")
+    snaps = sorted(f for f in os.listdir(out) if f.startswith("snapshot-"))
+    # 2 snapshots per second of 30 fps video.
+    check(len(snaps) >= frames // 15, f"{len(snaps)} snapshots for {frames} frames")
+    for name in snaps[:2]:
+        w, h, bpp, rows = png_pixels(os.path.join(out, name))
+        check((w, h) == (960, 360), f"{name} is {w}x{h}")
+        # Boxes are drawn in 0xff3030: strongly red pixels exist only if
+        # the overlay was drawn (the balls are white, yellow, cyan, pink
+        # and green: none is red).
+        red = sum(1 for r in rows for x in range(0, w * bpp, bpp)
+                  if r[x] > 200 and r[x + 1] < 110 and r[x + 2] < 110)
+        check(red >= BALLS * 40, f"{name}: {red} red overlay pixels")
+    counts = [int(c) for c in
+              __import__("re").findall(r"count=\(uint\)(\d+)",
+                                       open(os.path.join(out, "messages.log")).read())]
+    check(len(counts) == frames, f"{len(counts)} messages for {frames} frames")
+    check(all(c == BALLS for c in counts), f"blob counts {sorted(set(counts))}")
+    check(f"{frames} frames: {BALLS} blobs" in p.stdout, f"summary: {p.stdout}")
+    if shutil.which("gst-inspect-1.0") and run(["gst-inspect-1.0", "vp8enc"]).returncode == 0:
+        webm = os.path.join(out, "demo.webm")
+        check(os.path.exists(webm) and os.path.getsize(webm) > 1000, "no demo.webm")
+    shutil.rmtree(out)
+
+
+def test_camera():
+    p = run([script("camera.sh"), "/dev/no-such-camera"], timeout=60)
+    check(p.returncode == 0, f"camera.sh exit {p.returncode}: {p.stderr}")
+    check("no camera" in p.stdout, f"camera.sh said: {p.stdout!r}")
+
+
+def test_uri():
+    out = tempfile.mkdtemp(prefix="uri-")
+    frames = 40
+    p = run([script("uri-watch.sh"), "", out], env={"FRAMES": str(frames)})
+    if has_cuda_failure(p):
+        sys.exit(77)
+    check(p.returncode == 0, f"uri-watch.sh exit {p.returncode}: {p.stderr[-2000:]}")
+    lines = [json.loads(l) for l in open(os.path.join(out, "blobs.jsonl"))]
+    check(len(lines) == frames, f"{len(lines)} JSON lines for {frames} frames")
+    tracks = set()
+    for f in lines:
+        check(f["count"] == BALLS == len(f["blobs"]), f"frame {f['frame']}: {f['count']} blobs")
+        tracks |= {b["track-id"] for b in f["blobs"]}
+    # The balls never touch or leave: one track each for the whole clip.
+    check(tracks == set(range(1, BALLS + 1)), f"track ids {sorted(tracks)}")
+    shutil.rmtree(out)
+
+
+# --- A raw GRAY8 clip of known rectangles ---------------------------------
+
+W, H, N_FRAMES, FPS = 160, 120, 12, 10
+
+
+def rectangles(k):
+    """(name, x0, y0, x1, y1) of the rectangles in frame k, inclusive."""
+    rects = [
+        ("a", 5 + 3 * k, 10, 5 + 3 * k + 9, 10 + 5),          # moves right
+        ("b", 120 - 2 * k, 60 + k, 120 - 2 * k + 6, 60 + k + 12),  # left, down
+        ("c", 40, 90, 40 + 19, 90 + 9),                         # still
+    ]
+    if k >= 4:
+        rects.append(("d", 80, 20 + k, 80 + 4, 20 + k + 4))    # appears at 4
+    if k not in (6, 7):
+        rects.append(("e", 10, 50 + k, 10 + 7, 50 + k + 7))    # gone 2 frames
+    return rects
+
+
+def write_clip(path):
+    with open(path, "wb") as f:
+        for k in range(N_FRAMES):
+            img = bytearray(W * H)
+            for _, x0, y0, x1, y1 in rectangles(k):
+                for y in range(y0, y1 + 1):
+                    img[y * W + x0:y * W + x1 + 1] = b"\xc8" * (x1 - x0 + 1)
+            f.write(img)
+
+
+def clip_description(path, sink):
+    return ["filesrc", f"location={path}", "!", "rawvideoparse", "format=gray8",
+            f"width={W}", f"height={H}", f"framerate={FPS}/1", "!", "gpucclblob",
+            f"backend={BACKEND}", "track=true", "track-max-lost=5", "!"] + sink
+
+
+def expected_frame(k):
+    """Blobs of frame k as the contract defines them: ids in raster order
+    of the first pixel, area, inclusive box, centroid."""
+    rects = sorted(rectangles(k), key=lambda r: (r[2], r[1]))
+    return [{"name": n, "id": i + 1, "area": (x1 - x0 + 1) * (y1 - y0 + 1),
+             "bbox": [x0, y0, x1, y1], "centroid": [(x0 + x1) / 2, (y0 + y1) / 2]}
+            for i, (n, x0, y0, x1, y1) in enumerate(rects)]
+
+
+def check_clip_output(frames, what, box_key):
+    """Compare per-frame blobs with the known rectangles, and the track ids
+    with the objects: one id per object, kept through its 2-frame gap."""
+    check(len(frames) == N_FRAMES, f"{what}: {len(frames)} frames")
+    track_of = {}
+    for k, f in enumerate(frames):
+        check(f["frame"] == k, f"{what}: frame index {f['frame']} != {k}")
+        check(f["pts"] == k * 10**9 // FPS, f"{what}: frame {k} pts {f['pts']}")
+        exp = expected_frame(k)
+        got = sorted(f["blobs"], key=lambda b: b["id"])
+        check(len(got) == len(exp), f"{what}: frame {k}: {len(got)} blobs, {len(exp)} known")
+        for e, g in zip(exp, got):
+            x0, y0, x1, y1 = e["bbox"]
+            box = e["bbox"] if box_key == "bbox" else [x0, y0, x1 - x0 + 1, y1 - y0 + 1]
+            check(g["id"] == e["id"] and g["area"] == e["area"] and g[box_key] == box
+                  and all(abs(a - b) < 1e-9 for a, b in zip(g["centroid"], e["centroid"])),
+                  f"{what}: frame {k}: blob {g} != rectangle {e}")
+            tid = g["track-id"]
+            check(tid > 0, f"{what}: frame {k}: no track id")
+            if e["name"] in track_of:
+                check(track_of[e["name"]] == tid,
+                      f"{what}: frame {k}: {e['name']} track {track_of[e['name']]} -> {tid}")
+            else:
+                check(tid not in track_of.values(), f"{what}: id {tid} given twice")
+                track_of[e["name"]] = tid
+    check(len(track_of) == 5, f"{what}: objects tracked {track_of}")
+
+
+def test_watch():
+    d = tempfile.mkdtemp(prefix="watch-")
+    clip = os.path.join(d, "rects.gray")
+    write_clip(clip)
+    p = run([WATCH] + clip_description(clip, ["fakesink"]), timeout=120)
+    if has_cuda_failure(p):
+        sys.exit(77)
+    check(p.returncode == 0, f"gpucclblob-watch exit {p.returncode}: {p.stderr}")
+    frames = [json.loads(l) for l in p.stdout.splitlines()]
+    for f in frames:
+        check(f["width"] == W and f["height"] == H and f["count"] == len(f["blobs"]),
+              f"frame header {f}")
+    check_clip_output(frames, "gpucclblob-watch", "bbox")
+    # --frames stops early with EOS, exit 0.
+    p = run([WATCH, "--frames", "3"] + clip_description(clip, ["fakesink"]))
+    check(p.returncode == 0 and len(p.stdout.splitlines()) == 3,
+          f"--frames 3: exit {p.returncode}, {len(p.stdout.splitlines())} lines")
+    shutil.rmtree(d)
+
+
+def test_roi():
+    d = tempfile.mkdtemp(prefix="roi-")
+    clip = os.path.join(d, "rects.gray")
+    write_clip(clip)
+    p = run(["/usr/bin/python3", script("roi_reader.py")]
+            + clip_description(clip, ["appsink", "name=sink"]), timeout=120)
+    if has_cuda_failure(p):
+        sys.exit(77)
+    check(p.returncode == 0, f"roi_reader.py exit {p.returncode}: {p.stderr}")
+    frames = [json.loads(l) for l in p.stdout.splitlines()]
+    check_clip_output(frames, "roi_reader.py", "box")
+    shutil.rmtree(d)
+
+
+def test_exit_codes():
+    p = run([WATCH, "videotestsrc", "!", "no-such-element"])
+    check(p.returncode == 2 and "bad pipeline description" in p.stderr,
+          f"bad description: exit {p.returncode} {p.stderr!r}")
+    p = run([WATCH, "videotestsrc", "num-buffers=1", "!", "fakesink"])
+    check(p.returncode == 2 and "no gpucclblob" in p.stderr,
+          f"no element: exit {p.returncode} {p.stderr!r}")
+    p = run([WATCH, "--frames", "-1"])
+    check(p.returncode == 2, f"--frames -1: exit {p.returncode}")
+    p = run([WATCH, "filesrc", "location=/nonexistent/clip", "!", "rawvideoparse", "!",
+             "gpucclblob", f"backend={BACKEND}", "!", "fakesink"])
+    check(p.returncode == 1 and "error from" in p.stderr,
+          f"runtime error: exit {p.returncode} {p.stderr!r}")
+    # Ctrl-C on a live source: EOS, the lines written so far, then 130.
+    env = dict(os.environ)
+    proc = subprocess.Popen(
+        [WATCH, "videotestsrc", "is-live=true", "pattern=ball", "!",
+         "video/x-raw,width=160,height=120,framerate=30/1", "!", "gpucclblob",
+         f"backend={BACKEND}", "!", "fakesink"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    first = proc.stdout.readline()
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=60)
+    if BACKEND == "cuda" and "No usable CUDA device" in err:
+        sys.exit(77)
+    check(proc.returncode == 130, f"Ctrl-C: exit {proc.returncode} {err!r}")
+    lines = [first] + rest.splitlines()
+    check(len(lines) >= 2 and all(json.loads(l)["count"] == 1 for l in lines),
+          f"Ctrl-C: output {lines[:3]}")
+
+
+CASES = {
+    "demo": test_demo,
+    "camera": test_camera,
+    "uri": test_uri,
+    "watch": test_watch,
+    "roi": test_roi,
+    "exit-codes": test_exit_codes,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        print(__doc__, file=sys.stderr)
+        sys.exit(99)
+    CASES[sys.argv[1]]()
+    print(f"{sys.argv[1]}: {'FAILED' if failures else 'ok'}")
+    sys.exit(1 if failures else 0)
