@@ -12,7 +12,9 @@ int main(void)
 {
   static const int sizes[][2] = {
       {64, 48},  {640, 480}, {1, 1},   {33, 1000}, {1000, 33}, {65, 65},
-      {1920, 1080}, {2, 2}, {641, 481}, {16, 16}, {1024, 1024}, {31, 7}};
+      {1920, 1080}, {2, 2}, {641, 481}, {16, 16}, {1024, 1024}, {31, 7},
+      /* the largest sides accepted (GPUCCL_MAX_SIDE) */
+      {16384, 9}, {9, 16384}};
   GpucclError error = {0};
   GpucclContext *ctx = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &error);
   if (!ctx) {
