@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The element tests with backend=cuda on the GPU host, which has no meson:
+# the test programs run directly. From the project root, after
+#   source .gpu-host/activate.sh
+# run
+#   tests/element/run-gpu-host.sh [BUILD_DIR]        (default: build)
+# GPUCCL_TEST_BACKEND=cpu runs the same programs on the CPU backend.
+#
+# The programs check the element against OpenCV (tests/common), so the
+# .gpu-host bundle must carry the oracles' runtime libraries; prepare it
+# on the development machine with
+#   ../shared/gpu-host/prepare liblept5 libopencv-core406 \
+#     libopencv-imgproc406 libtbb12 libblas3 liblapack3 libgfortran5 \
+#     libquadmath0 libgif7 libjpeg62-turbo libopenjp2-7 libtiff6 libwebp7 \
+#     libwebpmux3 libdeflate0 libjbig0 liblerc4
+#
+# Exit status: 0 all passed, 1 a failure, 77 all skipped (no usable GPU).
+set -u
+build="${1:-build}"
+lib=/tmp/gpu-host-root/usr/lib/x86_64-linux-gnu
+# Debian reaches BLAS and LAPACK through alternatives symlinks, which an
+# unpacked bundle lacks: put their real folders on the path.
+for d in blas lapack; do
+  if [ -d "$lib/$d" ]; then
+    export LD_LIBRARY_PATH="$lib/$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  fi
+done
+export GST_PLUGIN_PATH="$PWD/$build/gst"
+export GPUCCL_TEST_BACKEND="${GPUCCL_TEST_BACKEND:-cuda}"
+export GST_DEBUG="${GST_DEBUG:-*:2}"
+
+failed=0 skipped=0 total=0
+for t in meta lifecycle draw; do
+  total=$((total + 1))
+  "$build/tests/element/test-element-$t"
+  rc=$?
+  case $rc in
+    0) echo "element-$t ($GPUCCL_TEST_BACKEND): OK" ;;
+    77) echo "element-$t ($GPUCCL_TEST_BACKEND): SKIP"; skipped=$((skipped + 1)) ;;
+    *) echo "element-$t ($GPUCCL_TEST_BACKEND): FAIL (exit $rc)"; failed=$((failed + 1)) ;;
+  esac
+done
+[ "$failed" -gt 0 ] && exit 1
+[ "$skipped" -eq "$total" ] && exit 77
+exit 0
