@@ -17,6 +17,7 @@
  * stream costs no allocation per frame.
  */
 #include "gpuccl_track.h"
+#include "fault.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -150,6 +151,8 @@ static bool reserve(void **buf, size_t *cap, size_t n, size_t elem)
   size_t want = *cap ? *cap : 64;
   while (want < n)
     want *= 2;
+  if (gpuccl_fault_hit(GPUCCL_FAULT_ALLOC)) /* tests: GPUCCL_FAULT=alloc:N */
+    return false;
   void *p = realloc(*buf, want * elem);
   if (!p)
     return false;
@@ -158,30 +161,45 @@ static bool reserve(void **buf, size_t *cap, size_t n, size_t elem)
   return true;
 }
 
-/* Separate capacities for buffers sized by the same count would be
- * redundant: one reserve per group keeps them in step. */
+/* Buffers sized by the same count share one capacity: a group grows
+ * together, and only counts as grown when every buffer did. */
+typedef struct {
+  void **buf;
+  size_t elem;
+} Slot;
+
+static bool reserve_group(size_t *cap, size_t n, const Slot *slots, size_t count)
+{
+  if (n <= *cap)
+    return true;
+  size_t c = *cap;
+  for (size_t i = 0; i < count; i++) {
+    c = *cap;
+    if (!reserve(slots[i].buf, &c, n, slots[i].elem))
+      return false;
+  }
+  *cap = c;
+  return true;
+}
+
 static bool reserve_track_scratch(GpucclTracker *t, size_t n)
 {
-  if (n <= t->cap_tracks2)
-    return true;
-  size_t cap = t->cap_tracks2, c;
-  c = cap; if (!reserve((void **)&t->track_match, &c, n, sizeof *t->track_match)) return false;
-  c = cap; if (!reserve((void **)&t->track_run, &c, n, sizeof *t->track_run)) return false;
-  t->cap_tracks2 = c;
-  return true;
+  const Slot slots[] = {
+    {(void **)&t->track_match, sizeof *t->track_match},
+    {(void **)&t->track_run, sizeof *t->track_run},
+  };
+  return reserve_group(&t->cap_tracks2, n, slots, sizeof slots / sizeof *slots);
 }
 
 static bool reserve_blob_scratch(GpucclTracker *t, size_t n)
 {
-  if (n <= t->cap_blobs)
-    return true;
-  size_t cap = t->cap_blobs, c;
-  c = cap; if (!reserve((void **)&t->entries, &c, n, sizeof *t->entries)) return false;
-  c = cap; if (!reserve((void **)&t->blob_cell, &c, n, sizeof *t->blob_cell)) return false;
-  c = cap; if (!reserve((void **)&t->blob_run, &c, n, sizeof *t->blob_run)) return false;
-  c = cap; if (!reserve((void **)&t->blob_taken, &c, n, sizeof *t->blob_taken)) return false;
-  t->cap_blobs = c;
-  return true;
+  const Slot slots[] = {
+    {(void **)&t->entries, sizeof *t->entries},
+    {(void **)&t->blob_cell, sizeof *t->blob_cell},
+    {(void **)&t->blob_run, sizeof *t->blob_run},
+    {(void **)&t->blob_taken, sizeof *t->blob_taken},
+  };
+  return reserve_group(&t->cap_blobs, n, slots, sizeof slots / sizeof *slots);
 }
 
 static inline double dmin(double a, double b) { return a < b ? a : b; }

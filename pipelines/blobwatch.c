@@ -49,6 +49,13 @@ typedef struct {
   int status;
 } App;
 
+static void
+add_int_member (JsonBuilder * b, const gchar * name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
 /* One frame's blob table as a JSON object. */
 static JsonNode *
 frame_to_json (gint64 frame, GstBuffer * buffer, const GstCclBlobMeta * meta)
@@ -56,33 +63,25 @@ frame_to_json (gint64 frame, GstBuffer * buffer, const GstCclBlobMeta * meta)
   JsonBuilder *b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "frame");
-  json_builder_add_int_value (b, frame);
+  add_int_member (b, "frame", frame);
   json_builder_set_member_name (b, "pts");
   if (GST_BUFFER_PTS_IS_VALID (buffer))
     json_builder_add_int_value (b, (gint64) GST_BUFFER_PTS (buffer));
   else
     json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "width");
-  json_builder_add_int_value (b, meta->width);
-  json_builder_set_member_name (b, "height");
-  json_builder_add_int_value (b, meta->height);
-  json_builder_set_member_name (b, "threshold");
-  json_builder_add_int_value (b, meta->threshold);
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, meta->n_blobs);
+  add_int_member (b, "width", meta->width);
+  add_int_member (b, "height", meta->height);
+  add_int_member (b, "threshold", meta->threshold);
+  add_int_member (b, "count", meta->n_blobs);
   json_builder_set_member_name (b, "blobs");
   json_builder_begin_array (b);
   for (guint i = 0; i < meta->n_blobs; i++) {
     const GstCclBlob *bl = &meta->blobs[i];
 
     json_builder_begin_object (b);
-    json_builder_set_member_name (b, "id");
-    json_builder_add_int_value (b, bl->id);
-    json_builder_set_member_name (b, "track-id");
-    json_builder_add_int_value (b, bl->track_id);
-    json_builder_set_member_name (b, "area");
-    json_builder_add_int_value (b, (gint64) bl->area);
+    add_int_member (b, "id", bl->id);
+    add_int_member (b, "track-id", bl->track_id);
+    add_int_member (b, "area", (gint64) bl->area);
     json_builder_set_member_name (b, "bbox");
     json_builder_begin_array (b);
     json_builder_add_int_value (b, bl->x0);

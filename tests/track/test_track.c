@@ -7,6 +7,7 @@
  */
 #define _DEFAULT_SOURCE /* M_PI */
 #include "gpuccl_track.h"
+#include "fault.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -376,6 +377,42 @@ static void test_reset(void)
   gpuccl_tracker_free(t);
 }
 
+/* Run with GPUCCL_FAULT=alloc:N: the N-th allocation fails. The update
+ * that meets it returns false with all ids 0 and leaves the tracker as it
+ * was, so the objects keep their ids through that frame. The scene grows
+ * from 1 to 400 objects so allocations happen over many frames. */
+static void test_oom(void)
+{
+  enum { N_MAX = 400 };
+  static GpucclBlob b[N_MAX];
+  static int obj[N_MAX];
+  static uint32_t tid[N_MAX];
+  static Ids ids;
+  memset(&ids, 0, sizeof ids);
+  GpucclTracker *t = new_tracker(20, 3);
+  int failed = 0;
+  for (int f = 0; f < 60; f++) {
+    size_t n = f < 40 ? 1 + (size_t)f * 10 : N_MAX;
+    for (size_t i = 0; i < n; i++) {
+      b[i] = blob_at(50.0 * (i % 20) + 10 + f, 50.0 * (i / 20) + 10, 2);
+      obj[i] = (int)i;
+    }
+    if (!gpuccl_tracker_update(t, b, n, tid)) {
+      failed++;
+      for (size_t i = 0; i < n; i++)
+        CHECK(tid[i] == 0, "oom frame %d: id %u after failure", f, tid[i]);
+      continue;
+    }
+    check_frame(&ids, obj, tid, n, f, "oom");
+  }
+  gpuccl_tracker_free(t);
+  const char *fault = getenv("GPUCCL_FAULT");
+  long want = fault ? strtol(strchr(fault, ':') ? strchr(fault, ':') + 1 : "0", NULL, 10) : 0;
+  bool injected = want > 0 && gpuccl_fault_events(GPUCCL_FAULT_ALLOC) >= want;
+  CHECK(failed == (injected ? 1 : 0), "%d failed updates, fault %s (%sinjected)",
+        failed, fault ? fault : "unset", injected ? "" : "not ");
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -386,6 +423,7 @@ static const struct {
   {"crossing", test_crossing},
   {"params-live", test_params_live},
   {"reset", test_reset},
+  {"oom", test_oom},
 };
 
 int main(int argc, char **argv)
