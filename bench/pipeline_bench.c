@@ -13,7 +13,7 @@
  *
  * Usage: gpucclblob-pipeline-bench [--backends cpu,cuda] [--sizes 1080p,4k]
  *   [--formats GRAY8,NV12,RGBA] [--draw none,boxes] [--seconds 1.0]
- *   [--blobs 64] [--csv FILE]
+ *   [--blobs 64] [--element-props "memory=mapped ..."] [--csv FILE]
  * A backend that cannot run (cuda without a GPU) is reported and skipped. */
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -48,6 +48,7 @@ typedef struct
   double fps;
   double label_us;              /* mean GstCclBlobMeta processing time */
   double blobs;                 /* mean blobs per frame */
+  int copied;                   /* timed frames copied on the host */
   gboolean ok;
 } Result;
 
@@ -56,6 +57,7 @@ typedef struct
 typedef struct
 {
   gint frames;
+  gint copied;                  /* frames that left the element's memory */
   guint64 label_ns_sum;
   guint64 blobs_sum;
 } Counters;
@@ -136,6 +138,11 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
     c->label_ns_sum += meta->processing_ns;
     c->blobs_sum += meta->n_blobs;
   }
+  /* A frame copied on the way (a non-writable buffer drawn on) would be
+   * in system memory here. */
+  if (!gst_memory_is_type (gst_buffer_peek_memory (buf, 0),
+          "GpucclHostMemory"))
+    c->copied++;
   g_atomic_int_inc (&c->frames);
 }
 
@@ -233,14 +240,15 @@ wait_frames (Counters * c, int n)
 
 static Result
 run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
-    const char *draw, int n_discs, double seconds, gboolean * pinned)
+    const char *draw, const char *props, int n_discs, double seconds,
+    gboolean * pinned)
 {
   Result r = { 0 };
   Counters c = { 0 };
   gchar *desc = g_strdup_printf ("appsrc name=src format=time ! "
-      "gpucclblob name=ccl backend=%s draw=%s threshold=%d ! "
+      "gpucclblob name=ccl backend=%s draw=%s threshold=%d %s ! "
       "fakesink name=sink sync=false signal-handoffs=true", backend, draw,
-      THRESHOLD);
+      THRESHOLD, props ? props : "");
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (desc, &err);
   GstElement *src, *ccl, *sink;
@@ -309,6 +317,7 @@ run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
       50, 200000);
 
   c.label_ns_sum = c.blobs_sum = 0;
+  c.copied = 0;
   g_atomic_int_set (&c.frames, 0);
   t0 = g_get_monotonic_time ();
   if (!push_frames (GST_APP_SRC (src), pool, timed, &pts))
@@ -321,6 +330,7 @@ run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
   r.fps = timed / ((t1 - t0) / 1e6);
   r.label_us = c.label_ns_sum / 1e3 / MAX (c.frames, 1);
   r.blobs = (double) c.blobs_sum / MAX (c.frames, 1);
+  r.copied = c.copied;
   r.ok = g_atomic_int_get (&c.frames) == timed;
 
 out:
@@ -398,7 +408,8 @@ main (int argc, char **argv)
 {
   gchar *opt_backends = g_strdup ("cpu,cuda"), *opt_sizes =
       g_strdup ("1080p,4k"), *opt_formats = g_strdup ("GRAY8,NV12,RGBA"),
-      *opt_draw = g_strdup ("none,boxes"), *opt_csv = NULL;
+      *opt_draw = g_strdup ("none,boxes"), *opt_csv = NULL,
+      *opt_props = NULL;
   gdouble opt_seconds = 1.0;
   gint opt_blobs = 64;
   GOptionEntry entries[] = {
@@ -414,6 +425,9 @@ main (int argc, char **argv)
         "Approximate duration of each measurement", "S"},
     {"blobs", 0, 0, G_OPTION_ARG_INT, &opt_blobs,
         "Discs in the scene", "N"},
+    {"element-props", 0, 0, G_OPTION_ARG_STRING, &opt_props,
+        "More gpucclblob properties, e.g. \"memory=mapped algorithm=ha4-64\"",
+        "PROPS"},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &opt_csv,
         "Also write the results to this CSV file", "FILE"},
     {NULL}
@@ -456,7 +470,8 @@ main (int argc, char **argv)
 
   printf ("gpucclblob pipeline bench: appsrc (%d frames in the element's "
       "pool) ! gpucclblob ! fakesink sync=false; %d discs; threshold %d, "
-      "8-connectivity\n", N_FRAMES, opt_blobs, THRESHOLD);
+      "8-connectivity%s%s\n", N_FRAMES, opt_blobs, THRESHOLD,
+      opt_props ? "; element: " : "", opt_props ? opt_props : "");
   printf ("CPU threads: %u; OpenCV baseline (threshold + "
       "connectedComponentsWithStats, RGBA: + cvtColor) with %d threads\n\n",
       g_get_num_processors (), pipeline_opencv_threads ());
@@ -504,8 +519,8 @@ main (int argc, char **argv)
         for (gchar ** d = draws; *d; d++) {
           gboolean pinned = FALSE;
           const char *draw = !strcmp (*d, "none") ? "0" : *d;
-          Result r = run_pipeline (*b, format, size, draw, opt_blobs,
-              opt_seconds, &pinned);
+          Result r = run_pipeline (*b, format, size, draw, opt_props,
+              opt_blobs, opt_seconds, &pinned);
           if (!r.ok) {
             printf ("%-5s %-22s %-6s %-6s %-16s FAILED\n", *b, device, *f,
                 size->name, *d);
@@ -513,9 +528,10 @@ main (int argc, char **argv)
             continue;
           }
           printf ("%-5s %-22.22s %-6s %-6s %-16s %10.1f %9.1f %9.1f %7.1f "
-              "%10.1f %7.1fx%s\n", *b, device, *f, size->name, *d, r.fps,
+              "%10.1f %7.1fx%s%s\n", *b, device, *f, size->name, *d, r.fps,
               1e6 / r.fps, r.label_us, r.blobs, cv_fps, r.fps / cv_fps,
-              pinned ? "" : " (frames not in the element's memory)");
+              pinned ? "" : " (frames not in the element's memory)",
+              r.copied ? " (frames copied on the host!)" : "");
           if (csv)
             fprintf (csv, "%s,%s,%s,%s,%s,%.1f,%.2f,%.2f,%.1f,%.1f,%.2f,%d\n",
                 *b, device, *f, size->name, *d, r.fps, 1e6 / r.fps,
