@@ -210,7 +210,7 @@ static GpucclStatus check_params(const GpucclParams *params,
                             "min area %llu is above max area %llu",
                             (unsigned long long)params->min_area,
                             (unsigned long long)params->max_area);
-  if ((unsigned)params->algorithm > GPUCCL_ALGORITHM_HA4_64)
+  if ((unsigned)params->algorithm > GPUCCL_ALGORITHM_LAST)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "unknown algorithm %d", (int)params->algorithm);
   return GPUCCL_OK;

@@ -52,7 +52,17 @@ typedef enum {
   GPUCCL_ALGORITHM_DEFAULT = 0, /* HA4 on CUDA, run-based on the CPU */
   GPUCCL_ALGORITHM_HA4,         /* Hennequin et al., 32 pixels per warp row */
   GPUCCL_ALGORITHM_HA4_64,      /* HA4, two pixels per thread (Alg. 7) */
+  /* Allegretti et al. 2019 (2x2 blocks, so 8-connectivity only on CUDA:
+   * 4-connectivity gives GPUCCL_ERROR_UNSUPPORTED there). */
+  GPUCCL_ALGORITHM_BUF,    /* block-based union-find */
+  GPUCCL_ALGORITHM_BUF_IC, /* BUF with inline compression */
+  GPUCCL_ALGORITHM_BKE,    /* block-based Komura equivalence */
+  GPUCCL_ALGORITHM_BKE_IC, /* BKE with inline compression */
 } GpucclAlgorithm;
+
+/* The last valid GpucclAlgorithm value (the CPU backend accepts them all
+ * and runs its one algorithm: results are identical by contract). */
+#define GPUCCL_ALGORITHM_LAST GPUCCL_ALGORITHM_BKE_IC
 
 /* How host memory from gpuccl_host_alloc() reaches the device. */
 typedef enum {

@@ -25,6 +25,7 @@
 #include "../fault.h"
 #include "cuda_internal.h"
 #include "ha4_kernels.h"
+#include "forest_kernels.h" /* BUF, BKE: own labeling, HA4 tail */
 
 /* HA4 with 32 or 64 pixels per warp row for GPUCCL_ALGORITHM_DEFAULT; see
  * bench/README-gpu.md for the H100 figures behind the choice. */
@@ -123,6 +124,9 @@ struct CudaCtx {
   size_t sel_temp_bytes;
 
   HostBlock *blocks;
+
+  void *forest_ws; /* BUF/BKE forest, grown on demand (forest_kernels.h) */
+  size_t forest_ws_bytes;
 };
 
 static GpucclStatus status_of(cudaError_t err)
@@ -308,6 +312,23 @@ static GpucclStatus ensure_input(CudaCtx *c, size_t bytes, GpucclError *error)
   return GPUCCL_OK;
 }
 
+/* The forest algorithms' workspace (forest_kernels.h), grown only. */
+static GpucclStatus ensure_forest(CudaCtx *c, const GpucclParams *params,
+                                  int width, int height, GpucclError *error)
+{
+  GpucclStatus st = gpuccl_forest_check(params, error);
+  const size_t bytes =
+      gpuccl_forest_workspace_bytes(params->algorithm, width, height);
+  if (st != GPUCCL_OK || bytes <= c->forest_ws_bytes)
+    return st;
+  dev_free(c->forest_ws);
+  c->forest_ws = nullptr;
+  c->forest_ws_bytes = 0;
+  CK(dev_alloc(&c->forest_ws, bytes), "allocation");
+  c->forest_ws_bytes = bytes;
+  return GPUCCL_OK;
+}
+
 static GpucclStatus ensure_labels(CudaCtx *c, size_t n, GpucclError *error)
 {
   if (n <= c->labels_n)
@@ -369,6 +390,7 @@ static void close_ctx(CudaCtx *c)
     cudaStreamSynchronize(c->stream);
   free_size(c);
   dev_free(c->input);
+  dev_free(c->forest_ws);
   dev_free(c->labels_d);
   pinned_free(c->labels_h);
   dev_free(c->hist);
@@ -533,9 +555,15 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   if (f.d_threshold)
     LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
            "Otsu threshold");
-  LAUNCH(ha4_launch_strip_labeling(f, p, c->stream), "strip labeling");
-  LAUNCH(ha4_launch_border_merging(f, c->sm_count, c->stream),
-         "border merging");
+  if (gpuccl_forest_algorithm(params->algorithm)) {
+    LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
+                                         c->stream),
+           "labeling");
+  } else {
+    LAUNCH(ha4_launch_strip_labeling(f, p, c->stream), "strip labeling");
+    LAUNCH(ha4_launch_border_merging(f, c->sm_count, c->stream),
+           "border merging");
+  }
   LAUNCH(ha4_launch_root_flags(f, c->rootmask, c->count, c->stream),
          "root flags");
   size_t bytes = c->temp_bytes;
@@ -577,6 +605,8 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   const size_t n_pixels = (size_t)image->width * image->height;
   if (st == GPUCCL_OK && params->want_labels)
     st = ensure_labels(c, n_pixels, error);
+  if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
+    st = ensure_forest(c, params, image->width, image->height, error);
   if (st == GPUCCL_OK && c->dirty)
     st = clear_features(c, error);
   if (st != GPUCCL_OK)

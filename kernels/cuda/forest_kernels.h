@@ -1,0 +1,85 @@
+/* The algorithms beside HA4 (BUF, BKE and their IC variants, Allegretti et
+ * al. 2019) and the shared tail they reuse.
+ *
+ * Each of them labels an equivalence forest in the form natural to it (2x2
+ * block labels, root = smallest block index). Two generic adapter kernels
+ * (forest_to_segments.cu) then turn that forest into exactly what HA4's
+ * later stages read: the bitmask image f.bits (forest_bitmask.cu) and, at
+ * every piece start k of f.L, the address of the component's first pixel
+ * in raster order, which points to itself. From there on the frame is
+ * HA4's: root flags + scan (dense ids in raster order), features, the blob
+ * table with its filters, relabeling. No labeling logic is copied.
+ *
+ * backend_cuda.cu calls only the four gpuccl_forest_* functions below. */
+#ifndef GPUCCL_FOREST_KERNELS_H
+#define GPUCCL_FOREST_KERNELS_H
+
+#include <cuda_runtime.h>
+
+#include "../backend.h"
+#include "ha4_common.cuh"
+
+/* The forest as the adapter reads it: node of pixel (x, y) is
+ * parent[(y >> shift) * fpitch + (x >> shift)] (shift 1: 2x2 blocks).
+ * first[] is indexed like parent and must hold UINT32_MAX at every root
+ * when the adapter starts (the algorithm's first kernel sets it). */
+struct Forest {
+  uint32_t *parent;
+  uint32_t *first;
+  uint8_t *info; /* BKE's information byte per block (Table 1) */
+  int shift;
+  int fpitch; /* nodes per forest row */
+  int frows;  /* forest rows */
+};
+
+/* Whether `algorithm` runs through this file's path (else HA4's). */
+bool gpuccl_forest_algorithm(GpucclAlgorithm algorithm);
+
+/* GPUCCL_OK, or GPUCCL_ERROR_UNSUPPORTED with the reason when the CUDA
+ * implementation of params->algorithm cannot honour params (connectivity). */
+GpucclStatus gpuccl_forest_check(const GpucclParams *params,
+                                 GpucclError *error);
+
+/* Device workspace the algorithm needs for a width x height image. */
+size_t gpuccl_forest_workspace_bytes(GpucclAlgorithm algorithm, int width,
+                                     int height);
+
+/* Binarise into f.bits, label, and leave f.L as HA4's border merging
+ * would: the launches of one frame, on `stream`, no sync. */
+cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
+                                          GpucclAlgorithm algorithm,
+                                          void *workspace,
+                                          cudaStream_t stream);
+
+/* ---- the steps, one kernel each (launchers) ---- */
+
+/* Binarisation (threshold fused) into HA4's bitmask image, one warp per
+ * 32-pixel word; bits past the width are 0. */
+cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream);
+
+/* Adapter 1: each pixel that can be its component's first (no earlier
+ * neighbour in raster order is foreground) offers its address to
+ * first[root] (atomicMin). */
+cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
+                                      cudaStream_t stream);
+
+/* Adapter 2: L at every piece start = first[root]. */
+cudaError_t forest_launch_segment_links(const Ha4Frame &f, const Forest &g,
+                                        cudaStream_t stream);
+
+/* BUF (Alg. 2 of Allegretti et al.): Initialization, Merge, Compression. */
+cudaError_t buf_launch_initialization(const Forest &g, cudaStream_t stream);
+cudaError_t buf_launch_merge(const Ha4Frame &f, const Forest &g,
+                             cudaStream_t stream);
+/* Compression of BUF and BKE; `inline_compress`: the IC variants. */
+cudaError_t buf_launch_compression(const Forest &g, bool inline_compress,
+                                   cudaStream_t stream);
+
+/* BKE (Sec. 5.2): Initialization links each block to its smallest
+ * connected neighbour and stores the information byte; Reduction unions
+ * the other connected neighbours. */
+cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,
+                                      cudaStream_t stream);
+cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
+
+#endif /* GPUCCL_FOREST_KERNELS_H */
