@@ -111,7 +111,7 @@ for t in $targets; do
   echo "run-fuzz.sh: fuzz-$t ${limit[*]} corpus $corpus/$t"
   log="$build/fuzz-$t.log"
   start=$(date +%s)
-  "$bin" "${limit[@]}" -max_len=4096 -timeout=30 -error_exitcode=1 -rss_limit_mb=4096 \
+  "$bin" "${limit[@]}" -max_len=4096 -timeout=120 -error_exitcode=1 -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
     "$corpus/$t" "$src/tests/fuzz/corpus/$t" >"$log" 2>&1
   rc=$?

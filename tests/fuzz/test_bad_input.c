@@ -246,6 +246,46 @@ GST_START_TEST (test_largest_caps_short_buffer)
 
 GST_END_TEST;
 
+/* The densest blob pattern there is: a 1-pixel checkerboard under
+ * 4-connectivity, every foreground pixel its own blob, with tracking on.
+ * Per-frame memory must stay in proportion to the frame (a few MB here),
+ * not to blobs x blobs-within-the-gating-distance. */
+GST_START_TEST (test_dense_blobs_tracking)
+{
+  const guint w = 160, hgt = 120;
+  GstHarness *h = gst_harness_new ("gpucclblob");
+  guint8 *mask = g_malloc ((gsize) w * hgt);
+  GstVideoInfo info;
+  guint64 peak_before;
+  gint64 t0;
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "backend", rel_backend ());
+  gst_util_set_object_arg (G_OBJECT (h->element), "connectivity", "4");
+  g_object_set (h->element, "track", TRUE, NULL);
+  for (guint y = 0; y < hgt; y++)
+    for (guint x = 0; x < w; x++)
+      mask[y * w + x] = (x + y) % 2;
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, hgt);
+  gst_harness_set_src_caps (h, rel_caps_new (GST_VIDEO_FORMAT_GRAY8, w, hgt));
+  peak_before = rel_peak_rss_kib ();
+  t0 = g_get_monotonic_time ();
+  for (guint i = 0; i < 3; i++) {
+    fail_unless_equals_int (gst_harness_push (h, rel_buffer_new (&info,
+                mask)), GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  g_print ("dense blobs, tracking: 3 frames of %ux%u (%u blobs) in %.2f s, "
+      "peak RSS +%" G_GUINT64_FORMAT " KiB\n", w, hgt, w * hgt / 2,
+      (g_get_monotonic_time () - t0) / 1e6, rel_peak_rss_kib () - peak_before);
+  fail_unless (rel_peak_rss_kib () - peak_before < 64 * 1024,
+      "tracking %u blobs took %" G_GUINT64_FORMAT " KiB more memory",
+      w * hgt / 2, rel_peak_rss_kib () - peak_before);
+  gst_harness_teardown (h);
+  g_free (mask);
+}
+
+GST_END_TEST;
+
 static Suite *
 bad_input_suite (void)
 {
@@ -258,6 +298,7 @@ bad_input_suite (void)
   tcase_add_test (tc, test_unsupported_caps);
   tcase_add_test (tc, test_absurd_sizes);
   tcase_add_test (tc, test_largest_caps_short_buffer);
+  tcase_add_test (tc, test_dense_blobs_tracking);
   suite_add_tcase (s, tc);
   return s;
 }
