@@ -318,11 +318,11 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
         partial[label] = (Partial){0, 0, 0, (uint16_t)x0, (uint16_t)x1,
                                    (uint16_t)y, (uint16_t)y};
       } else {
+        /* Unconditional stores: the comparisons are coin flips on noisy
+         * images, and a conditional move costs less than a mispredict. */
         Partial *p = &partial[label];
-        if (x0 < p->x0)
-          p->x0 = (uint16_t)x0;
-        if (x1 > p->x1)
-          p->x1 = (uint16_t)x1;
+        p->x0 = (uint16_t)(x0 < p->x0 ? x0 : p->x0);
+        p->x1 = (uint16_t)(x1 > p->x1 ? x1 : p->x1);
         p->y1 = (uint16_t)y; /* rows come in order */
       }
       Partial *p = &partial[label];
@@ -349,8 +349,14 @@ static uint32_t resolve(CpuState *s, uint32_t n_prov)
 {
   uint32_t *parent = s->parent;
   uint32_t n = 0;
-  for (uint32_t l = 1; l < n_prov; l++)
-    parent[l] = parent[l] == l ? ++n : parent[parent[l]];
+  for (uint32_t l = 1; l < n_prov; l++) {
+    /* parent[l] <= l, so parent[parent[l]] is final already; written
+     * without a branch, roots and merged labels alternate at random. */
+    uint32_t up = parent[l], root = up == l;
+    n += root;
+    uint32_t merged = parent[up];
+    parent[l] = root ? n : merged;
+  }
   return n;
 }
 
