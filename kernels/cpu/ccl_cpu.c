@@ -412,6 +412,8 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
                                 GpucclResult *result, GpucclError *error)
 {
   CpuState *s = ctx->priv;
+  /* params->algorithm names GPU kernels; the CPU has one algorithm, and
+   * every algorithm gives the same result, so it is not an error here. */
   Binarizer b = {
       .format = image->format,
       .threshold = params->threshold,
