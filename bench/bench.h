@@ -36,5 +36,7 @@ typedef struct BenchRunner {
 
 extern const BenchRunner bench_cpu_runners[];
 extern const BenchRunner bench_gpu_runners[] __attribute__((weak));
+/* runners_algo.cu: the algorithms beside HA4 (BUF, BKE, ...), weak too. */
+extern const BenchRunner bench_algo_runners[] __attribute__((weak));
 
 #endif /* GPUCCL_BENCH_H */

@@ -137,7 +137,8 @@ int main(int argc, char **argv)
     i++;
   }
 
-  const BenchRunner *tables[] = {bench_cpu_runners, bench_gpu_runners};
+  const BenchRunner *tables[] = {bench_cpu_runners, bench_gpu_runners,
+                                 bench_algo_runners};
   Active active[MAX_RUNNERS];
   int n_active = 0;
   size_t cells = (size_t)n_dens * n_gran;

@@ -1,0 +1,197 @@
+/* Every labeling algorithm beside HA4 (BUF, BUF_IC, BKE, BKE_IC) against
+ * the CPU backend on the whole test corpus: labels and blob table
+ * identical, for every connectivity the algorithm supports, labels on and
+ * off; binarisation options and blob filters on a sample. Connectivities
+ * an algorithm does not support must be refused with
+ * GPUCCL_ERROR_UNSUPPORTED on CUDA and accepted by the CPU backend. The
+ * CPU backend is itself checked against Leptonica and OpenCV
+ * (tests/oracle).
+ *
+ * Usage: test-algorithms [--reduced]   (--reduced: images up to 300x300
+ * only, every third, for compute-sanitizer). Exits 77 without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus.h"
+#include "gpu_check.h"
+
+static const struct {
+  GpucclAlgorithm alg;
+  const char *name;
+  bool conn4; /* supports 4-connectivity on CUDA */
+} algorithms[] = {
+    {GPUCCL_ALGORITHM_BUF, "BUF", false},
+    {GPUCCL_ALGORITHM_BUF_IC, "BUF_IC", false},
+    {GPUCCL_ALGORITHM_BKE, "BKE", false},
+    {GPUCCL_ALGORITHM_BKE_IC, "BKE_IC", false},
+};
+#define N_ALGORITHMS (sizeof algorithms / sizeof algorithms[0])
+
+static int failures, checks;
+
+static const char *algorithm_name(GpucclAlgorithm alg)
+{
+  for (size_t a = 0; a < N_ALGORITHMS; a++)
+    if (algorithms[a].alg == alg)
+      return algorithms[a].name;
+  return "?";
+}
+
+static void check(GpucclContext *gpu, GpucclContext *cpu,
+                  const GpucclImage *img, const GpucclParams *p,
+                  const char *image_name, const char *variant)
+{
+  char name[256];
+  snprintf(name, sizeof name, "%s [%s %d-conn %s]", image_name,
+           algorithm_name(p->algorithm), p->connectivity, variant);
+  checks++;
+  if (!gpu_check_same(gpu, cpu, img, p, name))
+    failures++;
+}
+
+/* An unsupported connectivity: UNSUPPORTED with a message on CUDA (and no
+ * result), a normal result on the CPU backend. */
+static void check_refusal(GpucclContext *gpu, GpucclContext *cpu,
+                          const GpucclImage *img, GpucclParams p)
+{
+  GpucclResult r;
+  GpucclError err = {0};
+  checks++;
+  GpucclStatus st = gpuccl_process(gpu, img, &p, &r, &err);
+  if (st != GPUCCL_ERROR_UNSUPPORTED || err.message[0] == 0 ||
+      r.n_components != 0 || r.blobs) {
+    printf("FAIL %s %d-conn on CUDA: %s (%s), expected "
+           "unsupported with a message and an empty result\n",
+           algorithm_name(p.algorithm), p.connectivity, gpuccl_status_name(st),
+           err.message);
+    failures++;
+  }
+  checks++;
+  st = gpuccl_process(cpu, img, &p, &r, &err);
+  if (st != GPUCCL_OK) {
+    printf("FAIL %s %d-conn on the CPU backend: %s (%s)\n",
+           algorithm_name(p.algorithm), p.connectivity, gpuccl_status_name(st),
+           err.message);
+    failures++;
+  }
+}
+
+/* Binarisation options and filters: the same picture as U16 and PACKED4,
+ * Otsu, invert, area filter, max_blobs. */
+static void variants(GpucclContext *gpu, GpucclContext *cpu,
+                     const CorpusImage *ci, GpucclAlgorithm alg)
+{
+  const int w = ci->width, h = ci->height;
+  const size_t s16 = (size_t)w * 2 + 4, s32 = (size_t)w * 4 + 8;
+  uint8_t *b16 = malloc(s16 * h), *b32 = malloc(s32 * h);
+  if (!b16 || !b32)
+    abort();
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t v = ci->data[(size_t)y * ci->stride + x];
+      uint8_t junk = (uint8_t)(x * 5 + y * 11);
+      uint16_t s = (uint16_t)((v << 8) | junk);
+      memcpy(b16 + y * s16 + 2 * (size_t)x, &s, 2);
+      uint8_t *px = b32 + y * s32 + 4 * (size_t)x;
+      px[0] = junk;
+      px[1] = v ? 220 : 30;
+      px[2] = v ? 210 : 20;
+      px[3] = v ? 230 : 10;
+    }
+  GpucclImage u8 = {ci->data, w, h, ci->stride, GPUCCL_PIXEL_U8, 0, 0, 0};
+  GpucclImage u16 = {b16, w, h, s16, GPUCCL_PIXEL_U16, 0, 0, 0};
+  GpucclImage p4 = {b32, w, h, s32, GPUCCL_PIXEL_PACKED4, 1, 2, 3};
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  p.algorithm = alg;
+  p.want_labels = true;
+  p.threshold = 0x7fff;
+  check(gpu, cpu, &u16, &p, ci->name, "U16");
+  p.auto_threshold = GPUCCL_AUTO_THRESHOLD_OTSU;
+  check(gpu, cpu, &u16, &p, ci->name, "U16 Otsu");
+  p.auto_threshold = GPUCCL_AUTO_THRESHOLD_NONE;
+  p.threshold = 100;
+  check(gpu, cpu, &p4, &p, ci->name, "PACKED4 luma");
+  p.invert = true;
+  check(gpu, cpu, &u8, &p, ci->name, "U8 inverted");
+  p.invert = false;
+  p.want_labels = false;
+  p.min_area = 3;
+  p.max_area = 5000;
+  check(gpu, cpu, &u8, &p, ci->name, "area 3..5000");
+  p.min_area = p.max_area = 0;
+  p.max_blobs = 5;
+  check(gpu, cpu, &u8, &p, ci->name, "max 5 blobs");
+  free(b16);
+  free(b32);
+}
+
+int main(int argc, char **argv)
+{
+  const bool reduced = argc > 1 && !strcmp(argv[1], "--reduced");
+  GpucclError err = {0};
+  GpucclContext *cpu = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
+  if (!cpu) {
+    printf("FAIL: CPU context: %s\n", err.message);
+    return 1;
+  }
+  GpucclContext *gpu = gpu_check_context(); /* exit 77 without a GPU */
+
+  const size_t n = corpus_size();
+  size_t used = 0;
+  bool refusals_checked = false;
+  for (size_t i = 0; i < n; i++) {
+    if (reduced && i % 3)
+      continue;
+    CorpusImage ci;
+    int rc = corpus_image(i, &ci);
+    if (rc > 0)
+      continue; /* not available on this machine */
+    if (rc < 0) {
+      printf("FAIL: corpus image %zu could not be generated\n", i);
+      failures++;
+      continue;
+    }
+    if (reduced && (size_t)ci.width * ci.height > 300 * 300) {
+      corpus_image_free(&ci);
+      continue;
+    }
+    used++;
+    GpucclImage img = {ci.data, ci.width, ci.height, ci.stride,
+                       GPUCCL_PIXEL_U8, 0, 0, 0};
+    GpucclParams p;
+    gpuccl_params_init(&p);
+    for (size_t a = 0; a < N_ALGORITHMS; a++) {
+      p.algorithm = algorithms[a].alg;
+      for (int conn = 4; conn <= 8; conn += 4) {
+        p.connectivity = conn;
+        if (conn == 4 && !algorithms[a].conn4) {
+          if (!refusals_checked)
+            check_refusal(gpu, cpu, &img, p);
+          continue;
+        }
+        p.want_labels = true;
+        check(gpu, cpu, &img, &p, ci.name, "labels");
+        /* Table only (no relabeling kernel), on every other image. */
+        if ((i + a) % 2 == 0) {
+          p.want_labels = false;
+          check(gpu, cpu, &img, &p, ci.name, "table only");
+        }
+      }
+    }
+    refusals_checked = true;
+    if (i % 5 == 0)
+      variants(gpu, cpu, &ci, algorithms[(i / 5) % N_ALGORITHMS].alg);
+    corpus_image_free(&ci);
+    if (failures > 20) {
+      printf("too many failures, stopping\n");
+      break;
+    }
+  }
+  printf("%s: %zu images, %d checks, %d failures\n",
+         failures ? "FAIL" : "PASS", used, checks, failures);
+  gpuccl_context_free(gpu);
+  gpuccl_context_free(cpu);
+  return failures ? 1 : 0;
+}
