@@ -120,18 +120,39 @@ static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
   return 0;
 }
 
-/* Bits of pixels [x, x + n) (n <= 64) of any format, one at a time. */
+/* Bits of pixels [x, x + n) (n <= 64) of any format, one at a time; one
+ * loop per format so each compiles to straight-line code. */
 static uint64_t bits_scalar(const uint8_t *row, int x, int n,
                             const Binarizer *b)
 {
   uint64_t m = 0;
   unsigned t = (unsigned)b->threshold;
-  if (b->format == GPUCCL_PIXEL_U8) {
+  switch (b->format) {
+  case GPUCCL_PIXEL_U8:
     for (int i = 0; i < n; i++)
       m |= (uint64_t)(row[x + i] > t) << i;
-  } else {
-    for (int i = 0; i < n; i++)
-      m |= (uint64_t)(sample_at(row, x + i, b) > t) << i;
+    break;
+  case GPUCCL_PIXEL_U16:
+    for (int i = 0; i < n; i++) {
+      uint16_t v;
+      memcpy(&v, row + 2 * (size_t)(x + i), sizeof v);
+      m |= (uint64_t)(v > t) << i;
+    }
+    break;
+  case GPUCCL_PIXEL_PACKED4: {
+    const uint8_t *p = row + 4 * (size_t)x;
+    if (b->channel_offset >= 0) {
+      const uint8_t *c = p + b->channel_offset;
+      for (int i = 0; i < n; i++)
+        m |= (uint64_t)(c[4 * i] > t) << i;
+    } else {
+      const uint8_t *r = p + b->off_r, *g = p + b->off_g, *bl = p + b->off_b;
+      for (int i = 0; i < n; i++)
+        m |= (uint64_t)(gpuccl_luma601(r[4 * i], g[4 * i], bl[4 * i]) > t)
+             << i;
+    }
+    break;
+  }
   }
   return m;
 }
@@ -178,15 +199,21 @@ static void histogram(const GpucclImage *image, const Binarizer *b,
                       uint32_t hist[256])
 {
   memset(hist, 0, 256 * sizeof *hist);
-  unsigned shift = image->format == GPUCCL_PIXEL_U16 ? 8 : 0;
   for (int y = 0; y < image->height; y++) {
     const uint8_t *row = (const uint8_t *)image->data + y * image->stride;
-    if (image->format == GPUCCL_PIXEL_U8) {
+    switch (image->format) {
+    case GPUCCL_PIXEL_U8:
       for (int x = 0; x < image->width; x++)
         hist[row[x]]++;
-    } else {
+      break;
+    case GPUCCL_PIXEL_U16: /* the high byte, as gpuccl.h defines */
       for (int x = 0; x < image->width; x++)
-        hist[sample_at(row, x, b) >> shift]++;
+        hist[sample_at(row, x, b) >> 8]++;
+      break;
+    case GPUCCL_PIXEL_PACKED4:
+      for (int x = 0; x < image->width; x++)
+        hist[sample_at(row, x, b)]++;
+      break;
     }
   }
 }
