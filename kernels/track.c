@@ -2,11 +2,11 @@
  *
  * One update:
  *  1. predict every live track one frame ahead with its velocity;
- *  2. sort this frame's blobs into a uniform grid whose cell side is at
- *     least the gating distance, so a track only looks at the blobs of the
- *     3 x 3 cells around its prediction (O(n) candidate pairs for scattered
- *     blobs instead of O(tracks x blobs));
- *  3. keep the candidate pairs inside the gate, sort them best first
+ *  2. sort this frame's blobs into a uniform grid, so a track only looks at
+ *     the cells around its prediction and keeps its 8 nearest blobs inside
+ *     the gate (O(n) candidate pairs, however dense the blobs, instead of
+ *     O(tracks x blobs));
+ *  3. sort the candidate pairs best first
  *     (distance, then bounding-box overlap, then older track, then blob
  *     order, so equal inputs always give equal ids) and take them greedily;
  *  4. matched tracks move to their blob (or coast on their prediction when
@@ -265,11 +265,12 @@ static Pair *sort_pairs(Pair *a, Pair *tmp, size_t n)
 static size_t max_cells(size_t n) { return 16 * n + 8; }
 
 /* Step 2: choose the grid over the blobs' centroids and counting-sort the
- * blobs into it. The cell is the gate, made larger where needed to keep
- * the grid at <= 16n + 2 cells: (W/c + 1)(H/c + 1) <= WH/c^2 + (W+H)/c + 1,
- * bounded by c >= sqrt(WH / 8n) and c >= (W+H) / (8n+1). A larger cell
- * only adds candidates, never misses one; 8 cells per blob keep a small
- * gate's 3 x 3 neighbourhood to about one blob. */
+ * blobs into it. The cell is the gate where blobs are sparse (a track then
+ * looks at 3 x 3 cells), twice the mean blob spacing where they are dense
+ * (a few blobs per cell, and the ring search of collect_pairs stops after
+ * a few rings), and never so small that the grid exceeds 16n + 2 cells:
+ * (W/c + 1)(H/c + 1) <= WH/c^2 + (W+H)/c + 1, bounded by c >= sqrt(WH/8n)
+ * and c >= (W+H)/(8n+1). */
 static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n,
                        double gate)
 {
@@ -282,9 +283,9 @@ static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n,
     maxy = dmax(maxy, blobs[i].cy);
   }
   double w = maxx - minx, h = maxy - miny;
-  double cell = dmax(dmax(gate, 1.0), dmax(sqrt(w * h / (8.0 * n)), (w + h) / (8.0 * n + 1)));
-  if (!isfinite(cell)) /* infinite gate: one cell */
-    cell = dmax(w, h) + 1.0;
+  double spacing = sqrt(w * h / n);
+  double cell = dmax(dmin(gate, 2.0 * spacing),
+                     dmax(dmax(sqrt(w * h / (8.0 * n)), (w + h) / (8.0 * n + 1)), 1.0));
   while ((floor(w / cell) + 1) * (floor(h / cell) + 1) > (double)max_cells(n) - 1)
     cell *= 1.5; /* only rounding can bring us here */
   g->x0 = minx;
@@ -315,42 +316,142 @@ static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n,
   t->cell_start[0] = 0;
 }
 
-/* The cells [*lo, *hi] of one axis within one cell of v; false if none. */
-static bool cell_range(double v, double origin, double inv_cell, uint32_t count,
-                       uint32_t *lo, uint32_t *hi)
+/* A track's candidates: the MAX_CANDIDATES nearest blobs inside the gate,
+ * nearest first (ties: lower blob index). Bounding them keeps memory and
+ * time linear in the blobs however dense they are (a frame of isolated
+ * pixels has thousands of blobs within any useful gate); a track whose
+ * eight nearest blobs all went to other tracks stays unmatched. */
+#define MAX_CANDIDATES 8
+
+typedef struct {
+  float d2;
+  uint32_t blob;
+} Candidate;
+
+typedef struct {
+  Candidate c[MAX_CANDIDATES];
+  int n;
+  float px, py, gate2;
+} Nearest;
+
+static void nearest_offer(Nearest *nb, float d2, uint32_t blob)
 {
-  double c = (v - origin) * inv_cell;
-  if (!(c >= -1.0 && c < count + 1.0)) /* also false for NaN */
+  if (!(d2 <= nb->gate2))
+    return;
+  int i;
+  if (nb->n == MAX_CANDIDATES) {
+    const Candidate *worst = &nb->c[MAX_CANDIDATES - 1];
+    if (d2 > worst->d2 || (d2 == worst->d2 && blob > worst->blob))
+      return;
+    i = MAX_CANDIDATES - 1;
+  } else {
+    i = nb->n++;
+  }
+  for (; i > 0 && (nb->c[i - 1].d2 > d2 || (nb->c[i - 1].d2 == d2 && nb->c[i - 1].blob > blob)); i--)
+    nb->c[i] = nb->c[i - 1];
+  nb->c[i] = (Candidate){d2, blob};
+}
+
+/* Offer the blobs of cells [x_lo, x_hi] of grid row `row` (contiguous). */
+static void nearest_scan(const GpucclTracker *t, Nearest *nb, int64_t row,
+                         int64_t x_lo, int64_t x_hi)
+{
+  const Grid *g = &t->grid;
+  if (row < 0 || row >= g->gh)
+    return;
+  if (x_lo < 0) x_lo = 0;
+  if (x_hi > (int64_t)g->gw - 1) x_hi = (int64_t)g->gw - 1;
+  if (x_lo > x_hi)
+    return;
+  uint32_t end = t->cell_start[row * g->gw + x_hi + 1];
+  for (uint32_t k = t->cell_start[row * g->gw + x_lo]; k < end; k++) {
+    const GridEntry *e = &t->entries[k];
+    float ex = e->x - nb->px, ey = e->y - nb->py;
+    nearest_offer(nb, ex * ex + ey * ey, e->blob);
+  }
+}
+
+static int64_t clamp_cell(double v)
+{
+  return (int64_t)floor(dmax(-1e12, dmin(1e12, v)));
+}
+
+/* Step 3a where cells are smaller than the gate (dense blobs): rings of
+ * cells around the prediction's cell, nearest first. Every blob of ring r
+ * is farther than (r - 1) cells, so the search ends at the gate, or once
+ * MAX_CANDIDATES blobs nearer than the next ring are known, or when a ring
+ * covers the whole grid. */
+static bool collect_pairs_rings(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
+{
+  const Track *tr = &t->tracks[ti];
+  const Grid *g = &t->grid;
+  double gate = t->params.max_distance;
+  Nearest nb = {.n = 0, .px = (float)tr->px, .py = (float)tr->py,
+                .gate2 = (float)(gate * gate)};
+  double fx = (tr->px - g->x0) * g->inv_cell, fy = (tr->py - g->y0) * g->inv_cell;
+  if (isnan(fx) || isnan(fy))
+    return true;
+  int64_t cx = clamp_cell(fx), cy = clamp_cell(fy);
+  int64_t gw = g->gw, gh = g->gh;
+  /* Rings nearer than the grid are empty: start at the first that meets it. */
+  int64_t r = 0;
+  if (cx - (gw - 1) > r) r = cx - (gw - 1);
+  if (-cx > r) r = -cx;
+  if (cy - (gh - 1) > r) r = cy - (gh - 1);
+  if (-cy > r) r = -cy;
+  for (;; r++) {
+    double lower = (double)(r - 1) * g->cell; /* blobs of ring r are farther */
+    if (r >= 2 && (lower >= gate ||
+                   (nb.n == MAX_CANDIDATES && lower * lower >= nb.c[MAX_CANDIDATES - 1].d2)))
+      break;
+    nearest_scan(t, &nb, cy - r, cx - r, cx + r);
+    if (r > 0) {
+      nearest_scan(t, &nb, cy + r, cx - r, cx + r);
+      int64_t row_lo = cy - r + 1 < 0 ? 0 : cy - r + 1;
+      int64_t row_hi = cy + r - 1 > gh - 1 ? gh - 1 : cy + r - 1;
+      for (int64_t row = row_lo; row <= row_hi; row++) {
+        nearest_scan(t, &nb, row, cx - r, cx - r);
+        nearest_scan(t, &nb, row, cx + r, cx + r);
+      }
+    }
+    if (cx - r <= 0 && cx + r >= gw - 1 && cy - r <= 0 && cy + r >= gh - 1)
+      break;
+  }
+  if (!reserve((void **)&t->pairs, &t->cap_pairs, *n_pairs + (size_t)nb.n, sizeof *t->pairs))
     return false;
-  /* c + 1 >= 0 here, so truncation is floor. */
-  int64_t f = (int64_t)(c + 1.0) - 1;
-  *lo = f - 1 < 0 ? 0 : (uint32_t)(f - 1);
-  *hi = f + 1 > (int64_t)count - 1 ? count - 1 : (uint32_t)(f + 1);
+  for (int i = 0; i < nb.n; i++)
+    t->pairs[(*n_pairs)++] = (Pair){pair_key(nb.c[i].d2), ti, nb.c[i].blob};
   return true;
 }
 
-/* Step 3a: the candidate pairs of one track, appended to t->pairs. */
-static bool collect_pairs(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
+/* Step 3a where a cell is at least the gate (the usual, sparse case): the
+ * 3 x 3 cells around the prediction hold every blob inside the gate, and
+ * they are three contiguous runs of entries. Scanned without branches
+ * (about half the blobs there are inside the gate, so a branch would
+ * mispredict all the time), then cut to the MAX_CANDIDATES nearest when
+ * a crowd came in. */
+static bool collect_pairs_3x3(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
 {
   const Track *tr = &t->tracks[ti];
   const Grid *g = &t->grid;
   float gate2 = (float)(t->params.max_distance * t->params.max_distance);
   float px = (float)tr->px, py = (float)tr->py;
-  uint32_t x_lo, x_hi, y_lo, y_hi;
-  if (!cell_range(tr->px, g->x0, g->inv_cell, g->gw, &x_lo, &x_hi) ||
-      !cell_range(tr->py, g->y0, g->inv_cell, g->gh, &y_lo, &y_hi))
-    return true;
-  for (uint32_t cy = y_lo; cy <= y_hi; cy++) {
-    uint32_t begin = t->cell_start[cy * g->gw + x_lo];
-    uint32_t end = t->cell_start[cy * g->gw + x_hi + 1];
-    if (!reserve((void **)&t->pairs, &t->cap_pairs, *n_pairs + (end - begin),
-                 sizeof *t->pairs))
+  double fx = (tr->px - g->x0) * g->inv_cell, fy = (tr->py - g->y0) * g->inv_cell;
+  if (!(fx >= -1.0 && fx < g->gw + 1.0 && fy >= -1.0 && fy < g->gh + 1.0))
+    return true; /* no cell within reach (or NaN) */
+  /* f + 1 >= 0 here, so truncation is floor. */
+  int64_t cx = (int64_t)(fx + 1.0) - 1, cy = (int64_t)(fy + 1.0) - 1;
+  int64_t x_lo = cx - 1 < 0 ? 0 : cx - 1;
+  int64_t x_hi = cx + 1 > (int64_t)g->gw - 1 ? (int64_t)g->gw - 1 : cx + 1;
+  int64_t y_lo = cy - 1 < 0 ? 0 : cy - 1;
+  int64_t y_hi = cy + 1 > (int64_t)g->gh - 1 ? (int64_t)g->gh - 1 : cy + 1;
+  size_t first = *n_pairs, n = first;
+  for (int64_t row = y_lo; row <= y_hi; row++) {
+    uint32_t begin = t->cell_start[row * g->gw + x_lo];
+    uint32_t end = t->cell_start[row * g->gw + x_hi + 1];
+    if (!reserve((void **)&t->pairs, &t->cap_pairs, n + (end - begin), sizeof *t->pairs))
       return false;
-    /* Branch-free: every entry is written, and kept (the count advances)
-     * only inside the gate; about half are, so a branch would mispredict
-     * all the time. */
     Pair *out = t->pairs;
-    size_t n = *n_pairs;
     for (uint32_t k = begin; k < end; k++) {
       const GridEntry *e = &t->entries[k];
       float ex = e->x - px, ey = e->y - py;
@@ -358,9 +459,25 @@ static bool collect_pairs(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
       out[n] = (Pair){pair_key(d2), ti, e->blob};
       n += d2 <= gate2;
     }
-    *n_pairs = n;
   }
+  if (n - first > MAX_CANDIDATES) {
+    Nearest nb = {.n = 0, .gate2 = INFINITY};
+    for (size_t k = first; k < n; k++)
+      nearest_offer(&nb, (float)t->pairs[k].key, t->pairs[k].blob);
+    n = first;
+    for (int i = 0; i < nb.n; i++)
+      t->pairs[n++] = (Pair){(uint32_t)nb.c[i].d2, ti, nb.c[i].blob};
+  }
+  *n_pairs = n;
   return true;
+}
+
+/* Step 3a: the candidate pairs of one track, appended to t->pairs. */
+static bool collect_pairs(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
+{
+  if (t->grid.cell >= t->params.max_distance)
+    return collect_pairs_3x3(t, ti, n_pairs);
+  return collect_pairs_rings(t, ti, n_pairs);
 }
 
 /* A pair in a tie, with its overlap for the tie-break. */

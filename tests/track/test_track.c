@@ -65,7 +65,7 @@ static void shuffle(GpucclBlob *b, int *obj, size_t n)
 
 /* Per-object id bookkeeping shared by the cases. */
 typedef struct {
-  uint32_t id[4096];  /* id seen for each object, 0 before its first frame */
+  uint32_t id[16384]; /* id seen for each object, 0 before its first frame */
   uint32_t max_id;    /* largest id handed out so far */
 } Ids;
 
@@ -155,6 +155,10 @@ static void test_moving(void)
   run_moving(32, 40, 0.3, 15, 60, "moving 1024 dense");
   /* Gate smaller than a pixel: the grid clamps its cell size. */
   run_moving(8, 10, 0.05, 0.6, 20, "moving tiny gate");
+  /* Gate three times the spacing: cells smaller than the gate, so tracks
+   * search rings of cells and keep their nearest candidates only. */
+  run_moving(24, 10, 0.3, 30, 40, "moving crowded gate");
+  run_moving(12, 10, 0.3, INFINITY, 20, "moving infinite gate");
 }
 
 static void test_new_blobs(void)
@@ -413,6 +417,50 @@ static void test_oom(void)
         failed, fault ? fault : "unset", injected ? "" : "not ");
 }
 
+/* Best pairs first, globally: B's nearest blob is also A's nearest, B is
+ * nearer and takes it, and A falls back to its second nearest. */
+static void test_greedy(void)
+{
+  GpucclTracker *t = new_tracker(30, 5);
+  GpucclBlob still[2] = {blob_at(100, 100, 2), blob_at(112, 100, 2)};
+  uint32_t ids[2], now[2];
+  gpuccl_tracker_update(t, still, 2, ids);
+  gpuccl_tracker_update(t, still, 2, ids);
+  GpucclBlob moved[2] = {blob_at(110, 100, 2), blob_at(125, 100, 2)};
+  CHECK(gpuccl_tracker_update(t, moved, 2, now), "greedy: update failed");
+  CHECK(now[0] == ids[1] && now[1] == ids[0],
+        "greedy: blob at 110 got %u (B is %u), blob at 125 got %u (A is %u)",
+        now[0], ids[1], now[1], ids[0]);
+  gpuccl_tracker_free(t);
+}
+
+/* Every pixel of a checkerboard its own blob (4-connectivity): thousands
+ * of blobs inside each gate. Still objects keep their ids, and so do they
+ * when the whole board shifts by a quarter pixel. */
+static void test_dense(void)
+{
+  enum { W = 160, H = 120, N = W * H / 2 };
+  static GpucclBlob b[N];
+  static int obj[N];
+  static uint32_t tid[N];
+  static Ids ids;
+  memset(&ids, 0, sizeof ids);
+  GpucclTracker *t = new_tracker(50, 2);
+  for (int f = 0; f < 4; f++) {
+    size_t n = 0;
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+        if ((x + y) % 2) {
+          obj[n] = (int)n;
+          b[n++] = blob_at(x + 0.25 * (f >= 2), y, 0);
+        }
+    CHECK(gpuccl_tracker_update(t, b, n, tid), "dense: update failed");
+    check_frame(&ids, obj, tid, n, f, "dense");
+  }
+  CHECK(ids.max_id == N, "dense: %u ids for %d objects", ids.max_id, N);
+  gpuccl_tracker_free(t);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -424,6 +472,8 @@ static const struct {
   {"params-live", test_params_live},
   {"reset", test_reset},
   {"oom", test_oom},
+  {"dense", test_dense},
+  {"greedy", test_greedy},
 };
 
 int main(int argc, char **argv)
