@@ -1,7 +1,7 @@
 /* CPU overlays: the blobs of the last result drawn into a frame, in place.
  * Which pixels get which values is defined in ../draw_common.h (shared
  * with the CUDA overlays); this file only walks the pixels. Boxes and
- * crosses cost O(perimeter) per blob, drawn as horizontal spans; only the
+ * crosses cost O(perimeter) per blob, drawn as small rectangles; only the
  * label colouring visits every pixel. */
 #include "cpu.h"
 #include "../draw_common.h"
@@ -28,75 +28,82 @@ static uint8_t *row_of(const GpucclFrame *f, int plane, int y)
   return (uint8_t *)f->data[plane] + (size_t)y * f->stride[plane];
 }
 
-/* Chroma samples cx0..cx1 of chroma row cy (4:2:0 formats only). */
-static void chroma_span(const GpucclFrame *f, int cx0, int cx1, int cy,
-                        const Pen *pen)
+/* n bytes of value v: overlay spans are mostly a few bytes (the sides of
+ * a box), where a plain loop beats a memset call. */
+static inline void fill_u8(uint8_t *p, uint8_t v, int n)
+{
+  if (n > 32) {
+    memset(p, v, (size_t)n);
+    return;
+  }
+  for (int i = 0; i < n; i++)
+    p[i] = v;
+}
+
+/* Chroma samples cx0..cx1 of chroma rows cy0..cy1 (4:2:0 formats only). */
+static void chroma_rect(const GpucclFrame *f, int cx0, int cy0, int cx1,
+                        int cy1, const Pen *pen)
 {
   int n = cx1 - cx0 + 1;
-  if (f->format == GPUCCL_FRAME_NV12) {
-    uint8_t *uv = row_of(f, 1, cy) + 2 * cx0;
-    for (int i = 0; i < n; i++) {
-      uv[2 * i] = pen->u;
-      uv[2 * i + 1] = pen->v;
+  for (int cy = cy0; cy <= cy1; cy++) {
+    if (f->format == GPUCCL_FRAME_NV12) {
+      uint8_t *uv = row_of(f, 1, cy) + 2 * cx0;
+      for (int i = 0; i < n; i++) {
+        uv[2 * i] = pen->u;
+        uv[2 * i + 1] = pen->v;
+      }
+    } else {
+      fill_u8(row_of(f, 1, cy) + cx0, pen->u, n);
+      fill_u8(row_of(f, 2, cy) + cx0, pen->v, n);
     }
-  } else {
-    memset(row_of(f, 1, cy) + cx0, pen->u, (size_t)n);
-    memset(row_of(f, 2, cy) + cx0, pen->v, (size_t)n);
   }
 }
 
-/* Pixels x..x+n-1 of row y, clipped to the frame; for 4:2:0 frames also
- * every chroma sample covering one of them. */
-static void fill_span(const GpucclFrame *f, int x, int y, int n,
-                      const Pen *pen)
-{
-  if (y < 0 || y >= f->height)
-    return;
-  if (x < 0) {
-    n += x;
-    x = 0;
-  }
-  if (x + n > f->width)
-    n = f->width - x;
-  if (n <= 0)
-    return;
-  uint8_t *row = row_of(f, 0, y);
-  switch (f->format) {
-  case GPUCCL_FRAME_GRAY8:
-    memset(row + x, pen->y, (size_t)n);
-    break;
-  case GPUCCL_FRAME_GRAY16: {
-    uint16_t *p = (uint16_t *)row + x;
-    for (int i = 0; i < n; i++)
-      p[i] = pen->y16;
-    break;
-  }
-  case GPUCCL_FRAME_NV12:
-  case GPUCCL_FRAME_I420:
-    memset(row + x, pen->y, (size_t)n);
-    chroma_span(f, x / 2, (x + n - 1) / 2, y / 2, pen);
-    break;
-  case GPUCCL_FRAME_PACKED4: {
-    uint8_t *p = row + 4 * (size_t)x;
-    for (int i = 0; i < n; i++, p += 4) {
-      p[f->offset_r] = pen->r;
-      p[f->offset_g] = pen->g;
-      p[f->offset_b] = pen->b;
-    }
-    break;
-  }
-  }
-}
-
-/* The rectangle x0..x1 × y0..y1 (inclusive), clipped, as spans. */
+/* The rectangle x0..x1 × y0..y1 (inclusive), clipped to the frame; for
+ * 4:2:0 frames also every chroma sample covering one of its pixels — the
+ * chroma rectangle x0/2..x1/2 × y0/2..y1/2, written once. */
 static void fill_rect(const GpucclFrame *f, int x0, int y0, int x1, int y1,
                       const Pen *pen)
 {
-  for (int y = y0; y <= y1; y++)
-    fill_span(f, x0, y, x1 - x0 + 1, pen);
+  x0 = x0 < 0 ? 0 : x0;
+  y0 = y0 < 0 ? 0 : y0;
+  x1 = x1 >= f->width ? f->width - 1 : x1;
+  y1 = y1 >= f->height ? f->height - 1 : y1;
+  if (x1 < x0 || y1 < y0)
+    return;
+  int n = x1 - x0 + 1;
+  switch (f->format) {
+  case GPUCCL_FRAME_GRAY8:
+    for (int y = y0; y <= y1; y++)
+      fill_u8(row_of(f, 0, y) + x0, pen->y, n);
+    break;
+  case GPUCCL_FRAME_GRAY16:
+    for (int y = y0; y <= y1; y++) {
+      uint16_t *p = (uint16_t *)row_of(f, 0, y) + x0;
+      for (int i = 0; i < n; i++)
+        p[i] = pen->y16;
+    }
+    break;
+  case GPUCCL_FRAME_NV12:
+  case GPUCCL_FRAME_I420:
+    for (int y = y0; y <= y1; y++)
+      fill_u8(row_of(f, 0, y) + x0, pen->y, n);
+    chroma_rect(f, x0 / 2, y0 / 2, x1 / 2, y1 / 2, pen);
+    break;
+  case GPUCCL_FRAME_PACKED4:
+    for (int y = y0; y <= y1; y++) {
+      uint8_t *p = row_of(f, 0, y) + 4 * (size_t)x0;
+      for (int i = 0; i < n; i++, p += 4) {
+        p[f->offset_r] = pen->r;
+        p[f->offset_g] = pen->g;
+        p[f->offset_b] = pen->b;
+      }
+    }
+    break;
+  }
 }
 
-/* gpuccl_draw_on_box() as spans: top and bottom bands, then the left and
+/* gpuccl_draw_on_box() as rectangles: top and bottom bands, then the left and
  * right bands of the rows between. */
 static void draw_box(const GpucclFrame *f, const GpucclBlob *b, int w,
                      const Pen *pen)
@@ -166,7 +173,7 @@ static void draw_labels(const GpucclFrame *f, const uint32_t *labels,
           k = pen_of[labels[(size_t)y * w + x]];
       }
       if (k)
-        chroma_span(f, cx, cx, cy, &pens[k - 1]);
+        chroma_rect(f, cx, cy, cx, cy, &pens[k - 1]);
     }
   }
 }
