@@ -282,6 +282,46 @@ GST_START_TEST (test_pool_offered)
 
 GST_END_TEST;
 
+/* Buffers with a GstVideoMeta whose strides are wider than the defaults
+ * (and planes at their own offsets) are labeled and drawn on right. */
+GST_START_TEST (test_padded_strides)
+{
+  for (gsize f = 0; f < n_element_formats; f++) {
+    GstHarness *h = element_harness_new (
+        element_formats[f] == GST_VIDEO_FORMAT_GRAY16_LE ?
+        "threshold=32767 draw=boxes" : "draw=boxes");
+    GstCaps *caps = element_caps (element_formats[f], 50, 31);
+    GstVideoInfo info, padded;
+    gsize offset = 0;
+    GstBuffer *in, *out;
+    guint8 *levels = element_levels_random (50, 31, 0.5, 2, 130 + f);
+
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    padded = info;
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+      gint comp[GST_VIDEO_MAX_COMPONENTS];
+      gst_video_format_info_component (info.finfo, p, comp);
+      padded.stride[p] = info.stride[p] + 72;
+      padded.offset[p] = offset + 16;
+      offset = padded.offset[p] + (gsize) padded.stride[p] *
+          GST_VIDEO_INFO_COMP_HEIGHT (&info, comp[0]);
+    }
+    padded.size = offset + 8;
+    in = element_make_frame (&padded, levels, "luma", 130 + f);
+    g_free (levels);
+    gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&info), 50, 31, GST_VIDEO_INFO_N_PLANES (&info),
+        padded.offset, padded.stride);
+    gst_harness_set_src_caps (h, caps);
+    out = element_push_pull (h, in);
+    check_against_oracle (out, &info, 130 + f);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
 static gboolean
 same_bytes (GstBuffer * a, GstBuffer * b)
 {
@@ -503,6 +543,7 @@ lifecycle_suite (void)
   tcase_add_test (tc, test_controller);
   tcase_add_test (tc, test_pool_offered);
   tcase_add_test (tc, test_passthrough_no_copy);
+  tcase_add_test (tc, test_padded_strides);
   tcase_add_test (tc, test_gap);
   tcase_add_test (tc, test_short_buffer);
   tcase_add_test (tc, test_backend_cuda);
