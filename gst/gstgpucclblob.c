@@ -578,26 +578,55 @@ gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-/* GAP buffers pass untouched; a buffer shorter than the caps say is an
- * error (the base class would only warn and pass it on). */
+/* The bytes a frame needs: the caps' size, or with a GstVideoMeta the end
+ * of its last plane. 0 when the meta itself is unusable. */
+static gsize
+frame_bytes_needed (const GstVideoInfo * info, const GstVideoMeta * meta)
+{
+  gsize end = 0;
+
+  if (!meta)
+    return GST_VIDEO_INFO_SIZE (info);
+  if (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
+      meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
+    return 0;
+  for (guint p = 0; p < meta->n_planes; p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    guint rows;
+    gst_video_format_info_component (info->finfo, p, comp);
+    rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp[0],
+        meta->height);
+    if (meta->stride[p] <= 0)
+      return 0;
+    end = MAX (end, meta->offset[p] + (gsize) meta->stride[p] * rows);
+  }
+  return end;
+}
+
+/* GAP buffers pass untouched; a buffer shorter than its frame (per the
+ * caps, or per its GstVideoMeta) is an error — the base class would only
+ * warn and pass it on. */
 static GstFlowReturn
 gst_gpuccl_blob_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
-  gsize size = gst_buffer_get_size (buf);
+  gsize size = gst_buffer_get_size (buf), needed;
 
   if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP))
     return GST_FLOW_OK;
+  if (!filter->negotiated)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans, buf);
 
-  if (filter->negotiated && !gst_buffer_get_video_meta (buf) &&
-      size < GST_VIDEO_INFO_SIZE (&filter->in_info)) {
+  needed = frame_bytes_needed (&filter->in_info,
+      gst_buffer_get_video_meta (buf));
+  if (needed == 0 || size < needed) {
     GST_ELEMENT_ERROR (trans, STREAM, FORMAT,
         ("Buffer of %" G_GSIZE_FORMAT " bytes is too small for a %dx%d %s "
-            "frame (%" G_GSIZE_FORMAT " bytes)", size,
+            "frame (%" G_GSIZE_FORMAT " bytes%s)", size,
             GST_VIDEO_INFO_WIDTH (&filter->in_info),
             GST_VIDEO_INFO_HEIGHT (&filter->in_info),
-            GST_VIDEO_INFO_NAME (&filter->in_info),
-            GST_VIDEO_INFO_SIZE (&filter->in_info)), (NULL));
+            GST_VIDEO_INFO_NAME (&filter->in_info), needed,
+            needed ? "" : ", video meta does not match the caps"), (NULL));
     return GST_FLOW_ERROR;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans, buf);
