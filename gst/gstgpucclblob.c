@@ -1044,7 +1044,9 @@ install_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_ALGORITHM,
       g_param_spec_enum ("algorithm", "Algorithm",
           "Labeling algorithm of the CUDA backend (every algorithm gives the "
-          "same blobs)", GST_TYPE_GPUCCL_BLOB_ALGORITHM, DEFAULT_ALGORITHM,
+          "same blobs; the block-based ones do 8-connectivity only, 4 is an "
+          "error with them; the CPU backend runs its own whatever is chosen)",
+          GST_TYPE_GPUCCL_BLOB_ALGORITHM, DEFAULT_ALGORITHM,
           PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_CHANNEL,
       g_param_spec_enum ("channel", "Channel",

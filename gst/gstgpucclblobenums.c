@@ -24,7 +24,14 @@ DEFINE_ENUM_TYPE (gst_gpuccl_blob_backend_get_type, "GstGpucclBlobBackend",
 DEFINE_ENUM_TYPE (gst_gpuccl_blob_algorithm_get_type, "GstGpucclBlobAlgorithm",
     {GPUCCL_ALGORITHM_DEFAULT, "Backend default (HA4 on CUDA)", "default"},
     {GPUCCL_ALGORITHM_HA4, "HA4, 32 pixels per warp row", "ha4"},
-    {GPUCCL_ALGORITHM_HA4_64, "HA4, two pixels per thread", "ha4-64"})
+    {GPUCCL_ALGORITHM_HA4_64, "HA4, two pixels per thread", "ha4-64"},
+    {GPUCCL_ALGORITHM_BUF, "Block-based union-find (8-connectivity)", "buf"},
+    {GPUCCL_ALGORITHM_BUF_IC, "BUF with inline compression (8-connectivity)",
+        "buf-ic"},
+    {GPUCCL_ALGORITHM_BKE, "Block-based Komura equivalence (8-connectivity)",
+        "bke"},
+    {GPUCCL_ALGORITHM_BKE_IC, "BKE with inline compression (8-connectivity)",
+        "bke-ic"})
 
 DEFINE_ENUM_TYPE (gst_gpuccl_blob_auto_threshold_get_type,
     "GstGpucclBlobAutoThreshold",

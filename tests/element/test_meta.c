@@ -16,12 +16,13 @@ threshold_for (GstVideoFormat format)
 /* One frame of random levels through the element, checked against the
  * oracle. */
 static void
-run_oracle_case (GstVideoFormat format, gint width, gint height,
-    gint connectivity, gboolean invert, const gchar * channel,
+run_oracle_case_with (const gchar * extra, GstVideoFormat format, gint width,
+    gint height, gint connectivity, gboolean invert, const gchar * channel,
     gdouble density, gint granularity, guint32 seed)
 {
   gchar *props = g_strdup_printf ("threshold=%d connectivity=%d invert=%d "
-      "channel=%s", threshold_for (format), connectivity, invert, channel);
+      "channel=%s %s", threshold_for (format), connectivity, invert, channel,
+      extra ? extra : "");
   GstHarness *h = element_harness_new (props);
   GstCaps *caps = element_caps (format, width, height);
   guint8 *levels = element_levels_random (width, height, density,
@@ -45,6 +46,15 @@ run_oracle_case (GstVideoFormat format, gint width, gint height,
   g_free (levels);
   g_free (props);
   gst_harness_teardown (h);
+}
+
+static void
+run_oracle_case (GstVideoFormat format, gint width, gint height,
+    gint connectivity, gboolean invert, const gchar * channel,
+    gdouble density, gint granularity, guint32 seed)
+{
+  run_oracle_case_with (NULL, format, width, height, connectivity, invert,
+      channel, density, granularity, seed);
 }
 
 GST_START_TEST (test_formats_vs_oracle)
@@ -81,6 +91,30 @@ GST_START_TEST (test_8k)
       0.6, 16, 51);
   run_oracle_case (GST_VIDEO_FORMAT_BGRx, 7680, 4320, 8, FALSE, "green",
       0.5, 32, 52);
+}
+
+GST_END_TEST;
+
+/* Every algorithm the element offers gives the oracle's blobs (on the CPU
+ * backend the choice is accepted and the CPU algorithm runs). */
+GST_START_TEST (test_algorithms)
+{
+  GstElement *e = gst_element_factory_make ("gpucclblob", NULL);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "algorithm");
+  GEnumClass *algorithms = g_type_class_ref (pspec->value_type);
+
+  gst_object_unref (e);
+  for (guint a = 0; a < algorithms->n_values; a++) {
+    gchar *extra = g_strdup_printf ("algorithm=%s",
+        algorithms->values[a].value_nick);
+    run_oracle_case_with (extra, GST_VIDEO_FORMAT_GRAY8, 385, 289, 8, FALSE,
+        "luma", 0.45, 1 + a % 4, 140 + a);
+    run_oracle_case_with (extra, GST_VIDEO_FORMAT_NV12, 97, 61, 8, TRUE,
+        "luma", 0.6, 2, 150 + a);
+    g_free (extra);
+  }
+  g_type_class_unref (algorithms);
 }
 
 GST_END_TEST;
@@ -456,6 +490,7 @@ meta_suite (void)
   tcase_add_test (tc, test_formats_vs_oracle);
   tcase_add_test (tc, test_odd_sizes);
   tcase_add_test (tc, test_8k);
+  tcase_add_test (tc, test_algorithms);
   tcase_add_test (tc, test_rgb_channels);
   tcase_add_test (tc, test_filters);
   tcase_add_test (tc, test_otsu);
