@@ -176,8 +176,9 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       }
     }
   }
-  gst_harness_teardown (h);
+  /* Flush first: a queued message holds the element, which holds the bus. */
   gst_bus_set_flushing (bus, TRUE);
+  gst_harness_teardown (h);
   gst_object_unref (bus);
   return 0;
 }

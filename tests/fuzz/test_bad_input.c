@@ -40,9 +40,11 @@ expect_error_message (GstBus * bus, const gchar * what)
   gst_bus_set_flushing (bus, FALSE);
 }
 
+/* Flush first: a queued message holds the element, which holds the bus. */
 static void
 teardown_with_bus (GstHarness * h, GstBus * bus)
 {
+  gst_bus_set_flushing (bus, TRUE);
   gst_harness_teardown (h);
   gst_object_unref (bus);
 }
