@@ -1,6 +1,7 @@
 /* gpuccl-bench runners of the labeling algorithms beside HA4 (see bench.h
  * and kernels/cuda/forest_kernels.h): the CUDA backend with
- * params.algorithm = BUF, BUF_IC, BKE, BKE_IC, image already on the device
+ * params.algorithm = BUF, BUF_IC, BKE, BKE_IC, OUF, HYBRID3, STAVA_BENES,
+ * image already on the device
  * (as cuda-ha4-dev in runners_gpu.cu, so the two compare directly): wall =
  * gpuccl_process (kernels + blob table download + sync), device = kernel
  * time from CUDA events. Full CCL + CCA, not labels only. An algorithm
@@ -101,6 +102,9 @@ OPEN(open_buf, GPUCCL_ALGORITHM_BUF)
 OPEN(open_buf_ic, GPUCCL_ALGORITHM_BUF_IC)
 OPEN(open_bke, GPUCCL_ALGORITHM_BKE)
 OPEN(open_bke_ic, GPUCCL_ALGORITHM_BKE_IC)
+OPEN(open_ouf, GPUCCL_ALGORITHM_OUF)
+OPEN(open_hybrid3, GPUCCL_ALGORITHM_HYBRID3)
+OPEN(open_sb, GPUCCL_ALGORITHM_STAVA_BENES)
 
 } // namespace
 
@@ -113,5 +117,11 @@ extern "C" const BenchRunner bench_algo_runners[] = {
      open_bke, algo_prepare, algo_run, algo_device_ms, algo_close},
     {"cuda-bke-ic-dev", "gpu", "CUDA BKE with inline compression",
      open_bke_ic, algo_prepare, algo_run, algo_device_ms, algo_close},
+    {"cuda-ouf-dev", "gpu", "CUDA optimized union-find (Zhu et al.)",
+     open_ouf, algo_prepare, algo_run, algo_device_ms, algo_close},
+    {"cuda-hybrid3-dev", "gpu", "CUDA HYBRID3 (S4DLS + LB, iterative)",
+     open_hybrid3, algo_prepare, algo_run, algo_device_ms, algo_close},
+    {"cuda-stava-benes-dev", "gpu", "CUDA Stava-Benes (tiles + merging)",
+     open_sb, algo_prepare, algo_run, algo_device_ms, algo_close},
     {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
 };

@@ -58,11 +58,15 @@ typedef enum {
   GPUCCL_ALGORITHM_BUF_IC, /* BUF with inline compression */
   GPUCCL_ALGORITHM_BKE,    /* block-based Komura equivalence */
   GPUCCL_ALGORITHM_BKE_IC, /* BKE with inline compression */
+  /* Pixel-based, 4- and 8-connectivity on CUDA: */
+  GPUCCL_ALGORITHM_OUF,         /* optimized union-find (Zhu et al.) */
+  GPUCCL_ALGORITHM_HYBRID3,     /* S4DLS + label backtracking, iterative */
+  GPUCCL_ALGORITHM_STAVA_BENES, /* shared-memory tiles, hierarchical merge */
 } GpucclAlgorithm;
 
 /* The last valid GpucclAlgorithm value (the CPU backend accepts them all
  * and runs its one algorithm: results are identical by contract). */
-#define GPUCCL_ALGORITHM_LAST GPUCCL_ALGORITHM_BKE_IC
+#define GPUCCL_ALGORITHM_LAST GPUCCL_ALGORITHM_STAVA_BENES
 
 /* How host memory from gpuccl_host_alloc() reaches the device. */
 typedef enum {

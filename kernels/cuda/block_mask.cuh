@@ -61,20 +61,35 @@ __device__ __forceinline__ uint32_t block_neighbour(const Forest &g,
   return n == 3 ? b - 1 : b - (uint32_t)g.fpitch + (uint32_t)n - 1u;
 }
 
-/* One thread per 2x2 block: its block coordinates, false past the end. */
+/* One thread per forest node (a 2x2 block, or a pixel): its coordinates,
+ * false past the end. */
 __device__ __forceinline__ bool block_of_thread(const Forest &g, int *bx,
                                                 int *by, uint32_t *b)
 {
   *bx = blockIdx.x * blockDim.x + threadIdx.x;
   *by = blockIdx.y * blockDim.y + threadIdx.y;
   *b = (uint32_t)(*by * g.fpitch + *bx);
-  return *bx < g.fpitch && *by < g.frows;
+  return *bx < g.fcols && *by < g.frows;
 }
 
 #define BLOCK_THREADS dim3(32, 4)
 static inline dim3 block_grid(const Forest &g)
 {
-  return dim3((g.fpitch + 31) / 32, (g.frows + 3) / 4);
+  return dim3((g.fcols + 31) / 32, (g.frows + 3) / 4);
+}
+
+/* Foreground of pixel (x, y) from the bitmask image, false outside. */
+__device__ __forceinline__ bool pixel_fg(const Ha4Frame &f, int x, int y)
+{
+  if (x < 0 || y < 0 || x >= f.width || y >= f.height)
+    return false;
+  return (f.bits[(size_t)y * f.words + (x >> 5)] >> (x & 31)) & 1u;
+}
+
+/* Address of pixel (x, y) in a pixel forest (= its address in f.L). */
+__device__ __forceinline__ uint32_t pixel_node(const Ha4Frame &f, int x, int y)
+{
+  return (uint32_t)y * (uint32_t)f.pitch + (uint32_t)x;
 }
 
 #endif /* GPUCCL_BLOCK_MASK_CUH */

@@ -10,6 +10,12 @@ static bool block_based(GpucclAlgorithm a)
          a == GPUCCL_ALGORITHM_BKE || a == GPUCCL_ALGORITHM_BKE_IC;
 }
 
+static bool pixel_based(GpucclAlgorithm a)
+{
+  return a == GPUCCL_ALGORITHM_OUF || a == GPUCCL_ALGORITHM_HYBRID3 ||
+         a == GPUCCL_ALGORITHM_STAVA_BENES;
+}
+
 static const char *algorithm_name(GpucclAlgorithm a)
 {
   switch (a) {
@@ -23,7 +29,7 @@ static const char *algorithm_name(GpucclAlgorithm a)
 
 bool gpuccl_forest_algorithm(GpucclAlgorithm algorithm)
 {
-  return block_based(algorithm);
+  return block_based(algorithm) || pixel_based(algorithm);
 }
 
 GpucclStatus gpuccl_forest_check(const GpucclParams *params,
@@ -45,26 +51,38 @@ static size_t align256(size_t n)
   return (n + 255) & ~(size_t)255;
 }
 
-static Forest block_forest(void *workspace, int width, int height)
+/* Workspace layout: parent, first (nodes each), then BKE's info bytes or
+ * HYBRID3's flag. */
+static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
+                          int width, int height, int pitch)
 {
   Forest g = {};
-  g.shift = 1;
-  g.fpitch = (width + 1) / 2;
-  g.frows = (height + 1) / 2;
+  if (block_based(algorithm)) {
+    g.shift = 1;
+    g.fpitch = g.fcols = (width + 1) / 2;
+    g.frows = (height + 1) / 2;
+  } else {
+    g.shift = 0;
+    g.fpitch = pitch;
+    g.fcols = width;
+    g.frows = height;
+  }
   const size_t nodes = (size_t)g.fpitch * g.frows;
   uint8_t *p = static_cast<uint8_t *>(workspace);
   g.parent = reinterpret_cast<uint32_t *>(p);
   g.first = reinterpret_cast<uint32_t *>(p + align256(nodes * 4));
   g.info = p + 2 * align256(nodes * 4);
+  g.changed = reinterpret_cast<unsigned *>(g.info);
   return g;
 }
 
 size_t gpuccl_forest_workspace_bytes(GpucclAlgorithm algorithm, int width,
                                      int height)
 {
-  (void)algorithm;
-  const size_t nodes = (size_t)((width + 1) / 2) * ((height + 1) / 2);
-  return 2 * align256(nodes * 4) + align256(nodes);
+  const int pitch = (width + 63) & ~63; /* as the backend's */
+  const Forest g = make_forest(algorithm, nullptr, width, height, pitch);
+  const size_t nodes = (size_t)g.fpitch * g.frows;
+  return 2 * align256(nodes * 4) + align256(nodes > 4 ? nodes : 4);
 }
 
 #define TRY(expr)                                                             \
@@ -74,25 +92,66 @@ size_t gpuccl_forest_workspace_bytes(GpucclAlgorithm algorithm, int width,
       return e_;                                                              \
   } while (0)
 
+/* HYBRID3 is iterative: S4DLS and LB alternate until neither moves a
+ * label, which the host learns by reading the flag (one sync per pair of
+ * iterations; the only algorithm here that syncs inside the frame). */
+static cudaError_t hybrid3(const Ha4Frame &f, const Forest &g,
+                           cudaStream_t stream)
+{
+  TRY(forest_launch_pixel_init(g, stream));
+  for (;;) {
+    unsigned changed = 0;
+    TRY(cudaMemsetAsync(g.changed, 0, sizeof changed, stream));
+    TRY(hybrid3_launch_s4dls(f, g, stream));
+    TRY(hybrid3_launch_label_backtracking(f, g, stream));
+    TRY(cudaMemcpyAsync(&changed, g.changed, sizeof changed,
+                        cudaMemcpyDeviceToHost, stream));
+    TRY(cudaStreamSynchronize(stream));
+    if (!changed)
+      return cudaSuccess;
+  }
+}
+
 cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           GpucclAlgorithm algorithm,
                                           void *workspace,
                                           cudaStream_t stream)
 {
-  const Forest g = block_forest(workspace, f.width, f.height);
+  const Forest g =
+      make_forest(algorithm, workspace, f.width, f.height, f.pitch);
   const bool ic = algorithm == GPUCCL_ALGORITHM_BUF_IC ||
                   algorithm == GPUCCL_ALGORITHM_BKE_IC;
   TRY(forest_launch_bitmask(f, stream));
-  if (algorithm == GPUCCL_ALGORITHM_BUF ||
-      algorithm == GPUCCL_ALGORITHM_BUF_IC) {
+  switch (algorithm) {
+  case GPUCCL_ALGORITHM_BUF:
+  case GPUCCL_ALGORITHM_BUF_IC:
     TRY(buf_launch_initialization(g, stream));
     TRY(buf_launch_merge(f, g, stream));
     TRY(buf_launch_compression(g, ic, stream));
-  } else {
+    break;
+  case GPUCCL_ALGORITHM_BKE:
+  case GPUCCL_ALGORITHM_BKE_IC:
     TRY(bke_launch_initialization(f, g, stream));
     TRY(buf_launch_compression(g, ic, stream));
     TRY(bke_launch_reduction(g, stream));
     TRY(buf_launch_compression(g, ic, stream));
+    break;
+  case GPUCCL_ALGORITHM_OUF:
+    TRY(ouf_launch_local_merge(f, g, stream));
+    TRY(ouf_launch_boundary_analysis(f, g, stream));
+    TRY(buf_launch_compression(g, false, stream)); /* its Link */
+    break;
+  case GPUCCL_ALGORITHM_HYBRID3:
+    TRY(hybrid3(f, g, stream));
+    break;
+  case GPUCCL_ALGORITHM_STAVA_BENES:
+    TRY(sb_launch_tile_labeling(f, g, stream));
+    for (int side = SB_TILE; side < f.width || side < f.height; side *= 2)
+      TRY(sb_launch_tile_merging(f, g, side, stream));
+    TRY(buf_launch_compression(g, false, stream)); /* final update */
+    break;
+  default:
+    return cudaErrorInvalidValue;
   }
   TRY(forest_launch_first_pixel(f, g, stream));
   TRY(forest_launch_segment_links(f, g, stream));

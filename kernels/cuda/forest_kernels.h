@@ -1,8 +1,9 @@
 /* The algorithms beside HA4 (BUF, BKE and their IC variants, Allegretti et
- * al. 2019) and the shared tail they reuse.
+ * al. 2019; optimized union-find, OUF; HYBRID3; Stava and Benes) and the
+ * shared tail they reuse.
  *
  * Each of them labels an equivalence forest in the form natural to it (2x2
- * block labels, root = smallest block index). Two generic adapter kernels
+ * block labels for BUF/BKE, pixel labels for the others). Two generic adapter kernels
  * (forest_to_segments.cu) then turn that forest into exactly what HA4's
  * later stages read: the bitmask image f.bits (forest_bitmask.cu) and, at
  * every piece start k of f.L, the address of the component's first pixel
@@ -29,7 +30,9 @@ struct Forest {
   uint8_t *info; /* BKE's information byte per block (Table 1) */
   int shift;
   int fpitch; /* nodes per forest row */
+  int fcols;  /* nodes of a row that exist (pixel forests: the width) */
   int frows;  /* forest rows */
+  unsigned *changed; /* HYBRID3's convergence flag (device) */
 };
 
 /* Whether `algorithm` runs through this file's path (else HA4's). */
@@ -81,5 +84,36 @@ cudaError_t buf_launch_compression(const Forest &g, bool inline_compress,
 cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
+
+/* Pixel forests (node = pixel address y * pitch + x, like f.L): every
+ * node of the image gets parent = itself and first = UINT32_MAX. */
+cudaError_t forest_launch_pixel_init(const Forest &g, cudaStream_t stream);
+
+/* Optimized union-find (Zhu et al., paper 000): Kernel 1 local merge with
+ * row-column coarse labeling in shared memory, Kernel 2 boundary analysis
+ * (tile-border pixels only); its Link is the Compress of
+ * buf_launch_compression. */
+cudaError_t ouf_launch_local_merge(const Ha4Frame &f, const Forest &g,
+                                   cudaStream_t stream);
+cudaError_t ouf_launch_boundary_analysis(const Ha4Frame &f, const Forest &g,
+                                         cudaStream_t stream);
+
+/* HYBRID3 (Soh et al., paper 003): S4DLS and label backtracking, one
+ * iteration each; *g.changed set when a label moved. */
+cudaError_t hybrid3_launch_s4dls(const Ha4Frame &f, const Forest &g,
+                                 cudaStream_t stream);
+cudaError_t hybrid3_launch_label_backtracking(const Ha4Frame &f,
+                                              const Forest &g,
+                                              cudaStream_t stream);
+
+/* Stava and Benes (paper 004): Kernel 1 labels SB_TILE x SB_TILE tiles in
+ * shared memory; Kernel 2 merges 2x2 tiles of side `side` across their
+ * inner borders, once per level; the final update is the Compress of
+ * buf_launch_compression. */
+#define SB_TILE 16
+cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,
+                                    cudaStream_t stream);
+cudaError_t sb_launch_tile_merging(const Ha4Frame &f, const Forest &g,
+                                   int side, cudaStream_t stream);
 
 #endif /* GPUCCL_FOREST_KERNELS_H */

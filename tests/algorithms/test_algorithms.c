@@ -1,4 +1,5 @@
-/* Every labeling algorithm beside HA4 (BUF, BUF_IC, BKE, BKE_IC) against
+/* Every labeling algorithm beside HA4 (BUF, BUF_IC, BKE, BKE_IC, OUF,
+ * HYBRID3, STAVA_BENES) against
  * the CPU backend on the whole test corpus: labels and blob table
  * identical, for every connectivity the algorithm supports, labels on and
  * off; binarisation options and blob filters on a sample. Connectivities
@@ -7,8 +8,9 @@
  * CPU backend is itself checked against Leptonica and OpenCV
  * (tests/oracle).
  *
- * Usage: test-algorithms [--reduced]   (--reduced: images up to 300x300
- * only, every third, for compute-sanitizer). Exits 77 without a GPU. */
+ * Usage: test-algorithms [--reduced] [--only NAME]   (--reduced: images up
+ * to 300x300 only, every third, for compute-sanitizer; --only: one
+ * algorithm). Exits 77 without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,9 @@ static const struct {
     {GPUCCL_ALGORITHM_BUF_IC, "BUF_IC", false},
     {GPUCCL_ALGORITHM_BKE, "BKE", false},
     {GPUCCL_ALGORITHM_BKE_IC, "BKE_IC", false},
+    {GPUCCL_ALGORITHM_OUF, "OUF", true},
+    {GPUCCL_ALGORITHM_HYBRID3, "HYBRID3", true},
+    {GPUCCL_ALGORITHM_STAVA_BENES, "STAVA_BENES", true},
 };
 #define N_ALGORITHMS (sizeof algorithms / sizeof algorithms[0])
 
@@ -129,7 +134,18 @@ static void variants(GpucclContext *gpu, GpucclContext *cpu,
 
 int main(int argc, char **argv)
 {
-  const bool reduced = argc > 1 && !strcmp(argv[1], "--reduced");
+  bool reduced = false;
+  const char *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--reduced"))
+      reduced = true;
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else {
+      printf("usage: %s [--reduced] [--only NAME]\n", argv[0]);
+      return 2;
+    }
+  }
   GpucclError err = {0};
   GpucclContext *cpu = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
   if (!cpu) {
@@ -163,6 +179,8 @@ int main(int argc, char **argv)
     GpucclParams p;
     gpuccl_params_init(&p);
     for (size_t a = 0; a < N_ALGORITHMS; a++) {
+      if (only && strcmp(only, algorithms[a].name))
+        continue;
       p.algorithm = algorithms[a].alg;
       for (int conn = 4; conn <= 8; conn += 4) {
         p.connectivity = conn;
@@ -181,8 +199,9 @@ int main(int argc, char **argv)
       }
     }
     refusals_checked = true;
-    if (i % 5 == 0)
-      variants(gpu, cpu, &ci, algorithms[(i / 5) % N_ALGORITHMS].alg);
+    const GpucclAlgorithm v = algorithms[(i / 5) % N_ALGORITHMS].alg;
+    if (i % 5 == 0 && (!only || !strcmp(only, algorithm_name(v))))
+      variants(gpu, cpu, &ci, v);
     corpus_image_free(&ci);
     if (failures > 20) {
       printf("too many failures, stopping\n");

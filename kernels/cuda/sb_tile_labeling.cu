@@ -1,0 +1,76 @@
+/* Stava and Benes Kernel 1 (paper 004, Fig. 35.8): each SB_TILE x SB_TILE
+ * tile is labeled in shared memory by repeating two passes until nothing
+ * changes: every foreground element takes the smallest label among its
+ * connected neighbours in the tile and links its tree's root to it
+ * (atomicMin), then jumps to its root. (The paper's pseudocode leaves the
+ * loop when sChanged == 1; it must leave when nothing changed.) The local
+ * root becomes a global pixel address. */
+#include "block_mask.cuh"
+
+__device__ __forceinline__ int sb_find(const volatile int *lab, int a)
+{
+  int n;
+  while (a != (n = lab[a]))
+    a = n;
+  return a;
+}
+
+__global__ void __launch_bounds__(SB_TILE *SB_TILE)
+    sb_tile_labeling(Ha4Frame f, Forest g)
+{
+  __shared__ volatile int lab[SB_TILE * SB_TILE];
+  __shared__ bool fg[SB_TILE * SB_TILE];
+  __shared__ int changed;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * SB_TILE + tx;
+  const int x = blockIdx.x * SB_TILE + tx, y = blockIdx.y * SB_TILE + ty;
+  const bool me = pixel_fg(f, x, y);
+  fg[tid] = me;
+  int label = tid;
+  __syncthreads();
+  for (;;) {
+    /* Pass 1. */
+    lab[tid] = label;
+    if (tid == 0)
+      changed = 0;
+    __syncthreads();
+    int nl = label;
+    if (me)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          if ((dx == 0 && dy == 0) || (!f.conn8 && dx != 0 && dy != 0))
+            continue;
+          const int nx = tx + dx, ny = ty + dy;
+          if (nx < 0 || ny < 0 || nx >= SB_TILE || ny >= SB_TILE)
+            continue;
+          const int n = ny * SB_TILE + nx;
+          if (fg[n])
+            nl = min(nl, lab[n]);
+        }
+    __syncthreads();
+    if (nl < label) {
+      atomicMin(const_cast<int *>(lab) + label, nl);
+      changed = 1;
+    }
+    __syncthreads();
+    if (!changed)
+      break;
+    /* Pass 2. */
+    label = sb_find(lab, label);
+    __syncthreads();
+  }
+  if (x >= f.width || y >= f.height)
+    return;
+  const uint32_t k = pixel_node(f, x, y);
+  g.parent[k] = pixel_node(f, blockIdx.x * SB_TILE + label % SB_TILE,
+                           blockIdx.y * SB_TILE + label / SB_TILE);
+  g.first[k] = UINT32_MAX;
+}
+
+cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,
+                                    cudaStream_t stream)
+{
+  dim3 grid((f.width + SB_TILE - 1) / SB_TILE,
+            (f.height + SB_TILE - 1) / SB_TILE);
+  sb_tile_labeling<<<grid, dim3(SB_TILE, SB_TILE), 0, stream>>>(f, g);
+  return cudaGetLastError();
+}
