@@ -4,9 +4,11 @@
  * compare), cut it into runs of foreground pixels, and link each run to the
  * runs of the row above that touch it (4- or 8-connectivity). A run touching
  * none opens a new provisional label; labels are opened in raster order, and
- * union always keeps the smaller root, so the root of every component is the
- * label of the run holding its first pixel. Area, sums and bounding box are
- * accumulated per provisional label as runs are found.
+ * union always keeps the smaller root. The run holding a component's first
+ * pixel has nothing above it, so it opens the component's smallest label,
+ * which ends up as the root. Area, sums and bounding box are accumulated
+ * per provisional label as runs are found. Only the runs of the previous row
+ * are needed, unless the label image is wanted: then all runs are kept.
  * Then one flattening sweep numbers the roots 1..N in label order, which is
  * the raster order of first pixels, and folds the partial features into the
  * blob table. Pass 2 (only when the label image is wanted) writes each
