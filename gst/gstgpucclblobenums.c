@@ -31,7 +31,12 @@ DEFINE_ENUM_TYPE (gst_gpuccl_blob_algorithm_get_type, "GstGpucclBlobAlgorithm",
     {GPUCCL_ALGORITHM_BKE, "Block-based Komura equivalence (8-connectivity)",
         "bke"},
     {GPUCCL_ALGORITHM_BKE_IC, "BKE with inline compression (8-connectivity)",
-        "bke-ic"})
+        "bke-ic"},
+    {GPUCCL_ALGORITHM_OUF, "Optimized union-find (Zhu et al.)", "ouf"},
+    {GPUCCL_ALGORITHM_HYBRID3, "HYBRID3: S4DLS with label backtracking",
+        "hybrid3"},
+    {GPUCCL_ALGORITHM_STAVA_BENES, "Stava and Benes: shared-memory tiles, "
+        "hierarchical merge", "stava-benes"})
 
 DEFINE_ENUM_TYPE (gst_gpuccl_blob_auto_threshold_get_type,
     "GstGpucclBlobAutoThreshold",
