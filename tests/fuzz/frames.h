@@ -49,6 +49,16 @@ guint64 rel_peak_rss_kib (void);
  * exits 77 (skip). */
 const gchar *rel_backend (void);
 
+/* GST_CHECK_MAIN, but the backend is checked first: inside a gst-check
+ * test an exit(77) would count as an error, not a skip. */
+#define REL_CHECK_MAIN(name)                                    \
+int main (int argc, char **argv)                                \
+{                                                               \
+  gst_check_init (&argc, &argv);                                \
+  rel_backend ();                                               \
+  return gst_check_run_suite (name ## _suite (), # name, __FILE__); \
+}
+
 G_END_DECLS
 
 #endif /* GPUCCL_REL_FRAMES_H */

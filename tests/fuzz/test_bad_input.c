@@ -305,4 +305,4 @@ bad_input_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (bad_input);
+REL_CHECK_MAIN (bad_input);

@@ -131,4 +131,4 @@ renegotiate_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (renegotiate);
+REL_CHECK_MAIN (renegotiate);
