@@ -446,7 +446,7 @@ static void fuzz_valid(FuzzBytes *in)
   p.max_blobs = fuzz_range(in, 0, 3) ? 0 : (uint32_t)fuzz_range(in, 1, 8);
   p.want_labels = fuzz_range(in, 0, 3) != 0;
   p.algorithm = (GpucclAlgorithm)(fuzz_range(in, 0, 7) == 0
-                                      ? fuzz_range(in, 1, 2) : 0);
+                                      ? fuzz_range(in, 1, GPUCCL_ALGORITHM_LAST) : 0);
   bool fresh = fuzz_range(in, 0, 7) == 0;
   bool draw = fuzz_bool(in);
 
@@ -507,7 +507,7 @@ static void fuzz_arguments(FuzzBytes *in)
   p.min_area = (uint64_t)fuzz_range(in, 0, 100);
   p.max_area = (uint64_t)fuzz_range(in, 0, 100);
   p.max_blobs = (uint32_t)fuzz_range(in, 0, 5);
-  p.algorithm = (GpucclAlgorithm)fuzz_range(in, -1, 3);
+  p.algorithm = (GpucclAlgorithm)fuzz_range(in, -1, GPUCCL_ALGORITHM_LAST + 1);
   unsigned nulls = fuzz_u8(in); /* which pointers are NULL */
 
   bool size_ok = w >= 1 && h >= 1 && w <= GPUCCL_MAX_SIDE &&
@@ -520,7 +520,7 @@ static void fuzz_arguments(FuzzBytes *in)
       (p.connectivity != 4 && p.connectivity != 8) || p.threshold < 0 ||
       p.threshold > (format == GPUCCL_PIXEL_U16 ? 65535 : 255) ||
       (unsigned)p.auto_threshold > GPUCCL_AUTO_THRESHOLD_OTSU ||
-      (unsigned)p.algorithm > GPUCCL_ALGORITHM_HA4_64 ||
+      (unsigned)p.algorithm > GPUCCL_ALGORITHM_LAST ||
       ((unsigned)p.channel > GPUCCL_CHANNEL_BLUE &&
        format == GPUCCL_PIXEL_PACKED4);
   /* Cases the contract leaves open: a bad channel on a format that has no
