@@ -1,6 +1,7 @@
 /* BUF Initialization (Allegretti et al. 2019, Alg. 2 l. 1-5): every 2x2
  * block is its own tree. Also resets first[] for the adapter, so the
- * frame needs no separate clear. */
+ * frame needs no separate clear. On a pixel forest the same kernel gives
+ * HYBRID3 its initial labels (each pixel its own address). */
 #include "block_mask.cuh"
 
 __global__ void buf_initialization(Forest g)

@@ -98,7 +98,7 @@ size_t gpuccl_forest_workspace_bytes(GpucclAlgorithm algorithm, int width,
 static cudaError_t hybrid3(const Ha4Frame &f, const Forest &g,
                            cudaStream_t stream)
 {
-  TRY(forest_launch_pixel_init(g, stream));
+  TRY(buf_launch_initialization(g, stream)); /* every pixel its own label */
   for (;;) {
     unsigned changed = 0;
     TRY(cudaMemsetAsync(g.changed, 0, sizeof changed, stream));

@@ -70,7 +70,9 @@ cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
 cudaError_t forest_launch_segment_links(const Ha4Frame &f, const Forest &g,
                                         cudaStream_t stream);
 
-/* BUF (Alg. 2 of Allegretti et al.): Initialization, Merge, Compression. */
+/* BUF (Alg. 2 of Allegretti et al.): Initialization, Merge, Compression.
+ * Initialization (every node its own tree, first[] = UINT32_MAX) also
+ * gives HYBRID3 its initial labels on a pixel forest. */
 cudaError_t buf_launch_initialization(const Forest &g, cudaStream_t stream);
 cudaError_t buf_launch_merge(const Ha4Frame &f, const Forest &g,
                              cudaStream_t stream);
@@ -84,10 +86,6 @@ cudaError_t buf_launch_compression(const Forest &g, bool inline_compress,
 cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
-
-/* Pixel forests (node = pixel address y * pitch + x, like f.L): every
- * node of the image gets parent = itself and first = UINT32_MAX. */
-cudaError_t forest_launch_pixel_init(const Forest &g, cudaStream_t stream);
 
 /* Optimized union-find (Zhu et al., paper 000): Kernel 1 local merge with
  * row-column coarse labeling in shared memory, Kernel 2 boundary analysis
