@@ -23,10 +23,9 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   bool root = false;
   if ((mask >> i) & 1u && (i == 0 || !((mask >> (i - 1)) & 1u))) {
     const uint32_t k = (uint32_t)(w * 32 + i);
-    const uint32_t parent = L[k];
-    const uint32_t r = ha4_find(L, parent);
-    if (r != parent)
-      L[k] = r;
+    const uint32_t r = ha4_find(L, k);
+    if (r != k)
+      L[k] = r; /* straight to the root for features and relabeling */
     root = r == k;
   }
   const uint32_t roots = __ballot_sync(HA4_FULL, root);

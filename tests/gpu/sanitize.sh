@@ -5,7 +5,7 @@
 #
 #   tests/gpu/sanitize.sh [build-dir] [log-dir]
 #
-# The corpus runs reduced (--reduced: every third image up to 300 x 300) to
+# The corpus runs reduced (--reduced: every 9th image up to 200 x 200) to
 # keep the instrumented runs short. Exit status: 0 all clean, 77 no GPU or
 # no compute-sanitizer, 1 otherwise.
 set -u
