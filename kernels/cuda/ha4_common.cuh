@@ -82,34 +82,30 @@ __device__ __forceinline__ int ha4_threshold(const Ha4Frame &f)
   return f.d_threshold ? *f.d_threshold : f.threshold;
 }
 
-/* Root of the tree holding `x`, halving the path on the way (each visited
- * node is pointed at its grandparent). The stores only ever replace a
- * parent by one of its ancestors, so they are safe against concurrent
- * finds and merges (as in ECL-CC's intermediate pointer jumping): a link
- * that an atomicMin wrote and a store overwrote is redone by the merge
- * that wrote it, which continues with the old parent. Loads bypass L1:
- * other blocks' atomics land in L2. Without it, dense noise (percolation)
- * builds chains thousands of nodes deep. */
-__device__ __forceinline__ uint32_t ha4_find(uint32_t *L, uint32_t x)
+/* Root of the tree holding `label` (read only). Loads bypass L1: other
+ * blocks' atomics land in L2. (Path halving here was tried: it did not
+ * shorten the H100 times — the cost is atomic contention, see
+ * bench/README-gpu.md — and its stores raced with root flags' final
+ * compression store.) */
+__device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
 {
-  for (;;) {
-    const uint32_t p = __ldcg(L + x);
-    if (p == x)
-      return x;
-    const uint32_t g = __ldcg(L + p);
-    if (g == p)
-      return p;
-    L[x] = g;
-    x = g;
+  uint32_t next = __ldcg(L + label);
+  while (next != label) {
+    label = next;
+    next = __ldcg(L + label);
   }
+  return label;
 }
 
 /* Alg. 2 (Playne and Hawick's merge): join the trees of a and b, the smaller
  * root wins; atomicMin retries until both sides agree. */
 __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 {
-  a = ha4_find(L, a);
-  b = ha4_find(L, b);
+  uint32_t n;
+  while (a != b && a != (n = __ldcg(L + a)))
+    a = n;
+  while (a != b && b != (n = __ldcg(L + b)))
+    b = n;
   while (a != b) {
     if (a < b) {
       uint32_t t = a;
