@@ -27,9 +27,15 @@
 #include "ha4_kernels.h"
 #include "forest_kernels.h" /* BUF, BKE: own labeling, HA4 tail */
 
-/* HA4 with 32 or 64 pixels per warp row for GPUCCL_ALGORITHM_DEFAULT; see
- * bench/README-gpu.md for the H100 figures behind the choice. */
-#define GPUCCL_CUDA_DEFAULT_P 1
+/* GPUCCL_ALGORITHM_DEFAULT: whichever HA4 variant was faster on the H100
+ * (bench/README-gpu.md): over the 1080p / 2048^2 / 4K grids the 64-pixel
+ * one (Alg. 7) wins the worst case with 4-connectivity by 11-14 %, the
+ * 32-pixel one with 8-connectivity by 2-9 % (its extra diagonal merges
+ * cost more per thread when a thread holds two pixels). */
+static int default_pixels_per_thread(int connectivity)
+{
+  return connectivity == 8 ? 1 : 2;
+}
 
 static std::atomic<uint64_t> g_alloc_calls(0);
 
@@ -371,6 +377,10 @@ static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
   CK(dev_alloc((void **)&c->keys_sorted, n * 8), "allocation");
   CK(dev_alloc((void **)&c->flags, n), "allocation");
   CK(dev_alloc((void **)&c->selected, n * sizeof(GpucclBlob)), "allocation");
+  /* Defined bytes everywhere, struct padding included (initcheck: the
+   * select copies whole blobs and the download reads them). */
+  CK(cudaMemsetAsync(c->selected, 0, n * sizeof(GpucclBlob), c->stream),
+     "memset");
   CK(dev_alloc((void **)&c->n_selected, sizeof(uint32_t)), "allocation");
   size_t a = 0, b = 0;
   CK(cub::DeviceRadixSort::SortKeysDescending(nullptr, a, c->keys,
@@ -638,7 +648,7 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                                                                : image->offset_b;
   const int p = params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2
                 : params->algorithm == GPUCCL_ALGORITHM_HA4  ? 1
-                                                             : GPUCCL_CUDA_DEFAULT_P;
+                : default_pixels_per_thread(params->connectivity);
 
   st = run_kernels(c, f, params, p, error);
   if (st != GPUCCL_OK)

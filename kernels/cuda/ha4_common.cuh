@@ -82,11 +82,9 @@ __device__ __forceinline__ int ha4_threshold(const Ha4Frame &f)
   return f.d_threshold ? *f.d_threshold : f.threshold;
 }
 
-/* Root of the tree holding `label` (read only). Loads bypass L1: other
- * blocks' atomics land in L2. (Path halving here was tried: it did not
- * shorten the H100 times — the cost is atomic contention, see
- * bench/README-gpu.md — and its stores raced with root flags' final
- * compression store.) */
+/* Root of the tree holding `label`, read only (root flags: its final
+ * compression store must not race with halving stores). Loads bypass L1:
+ * other blocks' atomics land in L2. */
 __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
 {
   uint32_t next = __ldcg(L + label);
@@ -97,15 +95,33 @@ __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
   return label;
 }
 
+/* The root of `x` during merging, halving the path (each visited node is
+ * pointed at its grandparent): dense noise otherwise builds chains
+ * thousands of nodes deep. The stores only replace a parent by one of its
+ * ancestors, so they are safe against concurrent merges (as ECL-CC's
+ * intermediate pointer jumping): a link written by atomicMin and then
+ * overwritten is redone by the merge that wrote it, which continues with
+ * the old parent. */
+__device__ __forceinline__ uint32_t ha4_find_halving(uint32_t *L, uint32_t x)
+{
+  for (;;) {
+    const uint32_t p = __ldcg(L + x);
+    if (p == x)
+      return x;
+    const uint32_t g = __ldcg(L + p);
+    if (g == p)
+      return p;
+    L[x] = g;
+    x = g;
+  }
+}
+
 /* Alg. 2 (Playne and Hawick's merge): join the trees of a and b, the smaller
  * root wins; atomicMin retries until both sides agree. */
 __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 {
-  uint32_t n;
-  while (a != b && a != (n = __ldcg(L + a)))
-    a = n;
-  while (a != b && b != (n = __ldcg(L + b)))
-    b = n;
+  a = ha4_find_halving(L, a);
+  b = ha4_find_halving(L, b);
   while (a != b) {
     if (a < b) {
       uint32_t t = a;
