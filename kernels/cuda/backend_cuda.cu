@@ -24,6 +24,7 @@
 #include "../backend.h"
 #include "../fault.h"
 #include "cuda_internal.h"
+#include "draw_cuda.h"
 #include "ha4_kernels.h"
 #include "forest_kernels.h" /* BUF, BKE: own labeling, HA4 tail */
 
@@ -133,6 +134,8 @@ struct CudaCtx {
 
   void *forest_ws; /* BUF/BKE forest, grown on demand (forest_kernels.h) */
   size_t forest_ws_bytes;
+
+  GpucclCudaDraw *draw; /* overlay buffers, created at the first draw */
 };
 
 static GpucclStatus status_of(cudaError_t err)
@@ -401,6 +404,7 @@ static void close_ctx(CudaCtx *c)
   free_size(c);
   dev_free(c->input);
   dev_free(c->forest_ws);
+  gpuccl_cuda_draw_free(c->draw, dev_free);
   dev_free(c->labels_d);
   pinned_free(c->labels_h);
   dev_free(c->hist);
@@ -718,12 +722,10 @@ static GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
                               const GpucclDrawParams *params,
                               GpucclError *error)
 {
-  (void)ctx;
-  (void)frame;
-  (void)params;
-  return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
-                          "overlays are not implemented on the CUDA backend "
-                          "yet; draw with a CPU context");
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  CK(cudaSetDevice(c->device), "selecting the device");
+  const GpucclCudaDrawEnv env = {c->stream, c->labels_d, dev_alloc, dev_free};
+  return gpuccl_cuda_draw(&c->draw, &env, &ctx->last, frame, params, error);
 }
 
 static void *cuda_host_alloc(GpucclContext *ctx, size_t size,

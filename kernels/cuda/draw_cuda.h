@@ -1,0 +1,40 @@
+/* CUDA overlays (gpuccl_draw on a CUDA context): the blobs of the last
+ * result drawn into a frame on the device. The planes go up once into
+ * persistent buffers (grown only when a frame outgrows them), the labels,
+ * boxes and crosses are drawn by kernels following ../draw_common.h, and
+ * the planes come down once, one sync. */
+#ifndef GPUCCL_DRAW_CUDA_H
+#define GPUCCL_DRAW_CUDA_H
+
+#include <cuda_runtime.h>
+
+#include "../gpuccl.h"
+
+/* The overlay's device buffers; owned by the backend's context. */
+struct GpucclCudaDraw;
+
+/* What the overlays borrow from the backend's context. */
+struct GpucclCudaDrawEnv {
+  cudaStream_t stream;
+  /* The labels of the last process call with want_labels, on the device
+   * (row pitch = width); only read when labels are drawn. */
+  const uint32_t *labels_d;
+  /* The backend's counted, fault-injectable allocator and its free. */
+  cudaError_t (*alloc)(void **p, size_t bytes);
+  void (*release)(void *p);
+};
+
+/* Draw `last` into `frame` per `params` (validated by the front). The
+ * state is created at first use in *state. Every CUDA error becomes a
+ * status with a message. */
+GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
+                              const GpucclCudaDrawEnv *env,
+                              const GpucclResult *last,
+                              const GpucclFrame *frame,
+                              const GpucclDrawParams *params,
+                              GpucclError *error);
+
+/* Free the state (NULL is fine); the stream must be idle. */
+void gpuccl_cuda_draw_free(GpucclCudaDraw *state, void (*release)(void *p));
+
+#endif /* GPUCCL_DRAW_CUDA_H */
