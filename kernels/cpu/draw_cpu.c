@@ -16,6 +16,13 @@ typedef struct {
   uint8_t r, g, b;
 } Pen;
 
+/* GRAY16 rows may start at any byte (the stride is free), so 16-bit
+ * samples are stored through memcpy, never through a cast pointer. */
+static inline void store_u16(uint8_t *p, uint16_t v)
+{
+  memcpy(p, &v, sizeof v);
+}
+
 static Pen pen_from_rgb(uint8_t r, uint8_t g, uint8_t b)
 {
   GpucclYuv yuv = gpuccl_draw_yuv601(r, g, b);
@@ -79,9 +86,9 @@ static void fill_rect(const GpucclFrame *f, int x0, int y0, int x1, int y1,
     break;
   case GPUCCL_FRAME_GRAY16:
     for (int y = y0; y <= y1; y++) {
-      uint16_t *p = (uint16_t *)row_of(f, 0, y) + x0;
+      uint8_t *p = row_of(f, 0, y) + 2 * (size_t)x0;
       for (int i = 0; i < n; i++)
-        p[i] = pen->y16;
+        store_u16(p + 2 * (size_t)i, pen->y16);
     }
     break;
   case GPUCCL_FRAME_NV12:
@@ -134,7 +141,7 @@ static void put_luma(const GpucclFrame *f, int x, int y, const Pen *pen)
   uint8_t *row = row_of(f, 0, y);
   switch (f->format) {
   case GPUCCL_FRAME_GRAY16:
-    ((uint16_t *)row)[x] = pen->y16;
+    store_u16(row + 2 * (size_t)x, pen->y16);
     break;
   case GPUCCL_FRAME_PACKED4:
     row[4 * (size_t)x + f->offset_r] = pen->r;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU host, grouped so one device call runs one
+# group: the GPU tests, the element and reliability tests on backend=cuda,
+# the sanitizers, and the benchmarks. The host has no meson and no
+# GStreamer of its own: source .gpu-host/activate.sh first (see
+# ../shared/gpu-host/README.md), then, from the project root:
+#
+#   tests/run-gpu-host.sh BUILD OUT tests|sanitize|bench ...
+#
+# Each step's log goes to OUT/<step>.log; a line per step says its exit
+# status (77: skipped). Exits 1 when a step failed.
+set -u
+build="$1" out="$2"
+shift 2
+mkdir -p "$out"
+lib=/tmp/gpu-host-root/usr/lib/x86_64-linux-gnu
+for d in blas lapack; do   # OpenCV's dependencies, in Debian's alternatives dirs
+  [ -d "$lib/$d" ] && export LD_LIBRARY_PATH="$lib/$d:${LD_LIBRARY_PATH:-}"
+done
+export GST_PLUGIN_PATH="$PWD/$build/gst"
+
+failed=0
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" > "$out/$name.log" 2>&1
+  local rc=$?
+  echo "== $name: exit $rc ($((SECONDS - start)) s)"
+  tail -n 4 "$out/$name.log"
+  case $rc in 0 | 77) ;; *) failed=1 ;; esac
+}
+
+for group in "$@"; do
+  case $group in
+  tests)
+    nvidia-smi -L
+    step gpu-corpus 240 "$build/tests/gpu/test-gpu-corpus"
+    step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
+    step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
+    step algorithms 240 "$build/tests/algorithms/test-algorithms"
+    step volume 60 "$build/tests/algorithms/test-volume"
+    step element-cuda 240 tests/element/run-gpu-host.sh "$build"
+    step reliability-cuda 400 tests/fuzz/run-gpu-host.sh "$build"
+    ;;
+  sanitize)
+    step sanitize 420 tests/gpu/sanitize.sh "$build" "$out/sanitize"
+    step sanitize-draw 120 compute-sanitizer --tool memcheck --leak-check full \
+      --error-exitcode 99 "$build/tests/gpu/test-gpu-draw" --reduced
+    # A pipeline run under memcheck: the element's metadata tests on CUDA.
+    step sanitize-element 300 env GPUCCL_TEST_BACKEND=cuda CK_FORK=no \
+      compute-sanitizer --tool memcheck --error-exitcode 99 \
+      "$build/tests/element/test-element-meta"
+    ;;
+  bench)
+    step pipeline-bench 300 "$build/bench/gpucclblob-pipeline-bench" \
+      --backends cuda,cpu --csv "$out/pipeline.csv"
+    step pipeline-bench-mapped 120 "$build/bench/gpucclblob-pipeline-bench" \
+      --backends cuda --sizes 1080p,4k --formats GRAY8,NV12 \
+      --element-props "memory=mapped" --csv "$out/pipeline-mapped.csv"
+    step track-bench 120 "$build/bench/gpuccl-track-bench" --backend cuda
+    ;;
+  *)
+    echo "unknown group $group (tests, sanitize, bench)"
+    failed=1
+    ;;
+  esac
+done
+exit $failed
