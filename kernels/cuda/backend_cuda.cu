@@ -128,6 +128,7 @@ struct CudaCtx {
   GpucclBlob *selected;
   uint32_t *n_selected;
   void *sel_temp;
+  bool selection_ready; /* every selection buffer above is allocated */
   size_t sel_temp_bytes;
 
   HostBlock *blocks;
@@ -216,6 +217,7 @@ static void free_selection(CudaCtx *c)
   c->n_selected = nullptr;
   c->sel_temp = nullptr;
   c->sel_temp_bytes = 0;
+  c->selection_ready = false;
 }
 
 static void free_size(CudaCtx *c)
@@ -373,8 +375,9 @@ static GpucclStatus ensure_blobs_h(CudaCtx *c, size_t n, GpucclError *error)
 
 static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
 {
-  if (c->keys)
+  if (c->selection_ready)
     return GPUCCL_OK;
+  free_selection(c); /* what a failed earlier attempt left half made */
   const size_t n = c->n_max;
   CK(dev_alloc((void **)&c->keys, n * 8), "allocation");
   CK(dev_alloc((void **)&c->keys_sorted, n * 8), "allocation");
@@ -394,6 +397,7 @@ static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
      "select size query");
   c->sel_temp_bytes = a > b ? a : b;
   CK(dev_alloc(&c->sel_temp, c->sel_temp_bytes), "allocation");
+  c->selection_ready = true;
   return GPUCCL_OK;
 }
 
