@@ -19,6 +19,9 @@ build="${1:-build}"
 export GST_PLUGIN_PATH="$PWD/$build/gst"
 export GST_REGISTRY="${TMPDIR:-/tmp}/gpucclblob-reliability-registry.bin"
 export GPUCCL_TEST_BACKEND="${GPUCCL_TEST_BACKEND:-cuda}"
+# One process per test program: a CUDA context does not survive fork(), and
+# check forks after the suite set up (the element tests do the same).
+export CK_FORK=no
 bin="$build/tests/fuzz"
 
 failed=0 skipped=0 total=0
@@ -42,7 +45,7 @@ run bad-input "$bin/test-bad-input"
 run renegotiate-leaks env GST_TRACERS=leaks CK_FORK=no "$bin/test-renegotiate"
 run bad-input-leaks env GST_TRACERS=leaks CK_FORK=no "$bin/test-bad-input"
 run soak-small "$bin/soak" --frames 1000000
-run soak-1080p "$bin/soak" --frames 10000 --width 1920 --height 1080
+run soak-1080p "$bin/soak" --frames 40000 --width 1920 --height 1080
 
 echo "$((total - failed - skipped)) passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] || exit 1
