@@ -5,7 +5,7 @@
 # GStreamer of its own: source .gpu-host/activate.sh first (see
 # ../shared/gpu-host/README.md), then, from the project root:
 #
-#   tests/run-gpu-host.sh BUILD OUT tests|sanitize|bench ...
+#   tests/run-gpu-host.sh BUILD OUT tests|reliability|sanitize|bench ...
 #
 # Each step's log goes to OUT/<step>.log; a line per step says its exit
 # status (77: skipped). Exits 1 when a step failed.
@@ -41,6 +41,8 @@ for group in "$@"; do
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
     step volume 60 "$build/tests/algorithms/test-volume"
     step element-cuda 240 tests/element/run-gpu-host.sh "$build"
+    ;;
+  reliability)
     step reliability-cuda 400 tests/fuzz/run-gpu-host.sh "$build"
     ;;
   sanitize)
@@ -61,7 +63,7 @@ for group in "$@"; do
     step track-bench 120 "$build/bench/gpuccl-track-bench" --backend cuda
     ;;
   *)
-    echo "unknown group $group (tests, sanitize, bench)"
+    echo "unknown group $group (tests, reliability, sanitize, bench)"
     failed=1
     ;;
   esac
