@@ -100,9 +100,12 @@ GST_END_TEST;
 GST_START_TEST (test_algorithms)
 {
   GstElement *e = gst_element_factory_make ("gpucclblob", NULL);
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "algorithm");
-  GEnumClass *algorithms = g_type_class_ref (pspec->value_type);
+  GParamSpec *pspec;
+  GEnumClass *algorithms;
+
+  fail_unless (e != NULL, "no gpucclblob element (GST_PLUGIN_PATH?)");
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "algorithm");
+  algorithms = g_type_class_ref (pspec->value_type);
 
   gst_object_unref (e);
   for (guint a = 0; a < algorithms->n_values; a++) {
