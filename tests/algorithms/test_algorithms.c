@@ -82,31 +82,15 @@ static void check_refusal(GpucclContext *gpu, GpucclContext *cpu,
   }
 }
 
-/* Binarisation options and filters: the same picture as U16 and PACKED4,
- * Otsu, invert, area filter, max_blobs. */
+/* Binarisation options and filters: the same picture as U16 and PACKED4
+ * (gpu_check.h), Otsu, invert, area filter, max_blobs. */
 static void variants(GpucclContext *gpu, GpucclContext *cpu,
                      const CorpusImage *ci, GpucclAlgorithm alg)
 {
-  const int w = ci->width, h = ci->height;
-  const size_t s16 = (size_t)w * 2 + 4, s32 = (size_t)w * 4 + 8;
-  uint8_t *b16 = malloc(s16 * h), *b32 = malloc(s32 * h);
-  if (!b16 || !b32)
-    abort();
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++) {
-      uint8_t v = ci->data[(size_t)y * ci->stride + x];
-      uint8_t junk = (uint8_t)(x * 5 + y * 11);
-      uint16_t s = (uint16_t)((v << 8) | junk);
-      memcpy(b16 + y * s16 + 2 * (size_t)x, &s, 2);
-      uint8_t *px = b32 + y * s32 + 4 * (size_t)x;
-      px[0] = junk;
-      px[1] = v ? 220 : 30;
-      px[2] = v ? 210 : 20;
-      px[3] = v ? 230 : 10;
-    }
-  GpucclImage u8 = {ci->data, w, h, ci->stride, GPUCCL_PIXEL_U8, 0, 0, 0};
-  GpucclImage u16 = {b16, w, h, s16, GPUCCL_PIXEL_U16, 0, 0, 0};
-  GpucclImage p4 = {b32, w, h, s32, GPUCCL_PIXEL_PACKED4, 1, 2, 3};
+  GpuCheckWide wide;
+  gpu_check_wide_new(&wide, ci->data, ci->width, ci->height, ci->stride,
+                     (unsigned)alg);
+  const GpucclImage u8 = wide.u8, u16 = wide.u16, p4 = wide.packed4;
   GpucclParams p;
   gpuccl_params_init(&p);
   p.algorithm = alg;
@@ -128,8 +112,7 @@ static void variants(GpucclContext *gpu, GpucclContext *cpu,
   p.min_area = p.max_area = 0;
   p.max_blobs = 5;
   check(gpu, cpu, &u8, &p, ci->name, "max 5 blobs");
-  free(b16);
-  free(b32);
+  gpu_check_wide_free(&wide);
 }
 
 int main(int argc, char **argv)
@@ -146,12 +129,7 @@ int main(int argc, char **argv)
       return 2;
     }
   }
-  GpucclError err = {0};
-  GpucclContext *cpu = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
-  if (!cpu) {
-    printf("FAIL: CPU context: %s\n", err.message);
-    return 1;
-  }
+  GpucclContext *cpu = gpu_check_cpu_context();
   GpucclContext *gpu = gpu_check_context(); /* exit 77 without a GPU */
 
   const size_t n = corpus_size();

@@ -21,6 +21,52 @@ GpucclContext *gpu_check_context(void)
   return ctx;
 }
 
+GpucclContext *gpu_check_cpu_context(void)
+{
+  GpucclError err = {0};
+  GpucclContext *ctx = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
+  if (!ctx) {
+    printf("FAIL: CPU context: %s\n", err.message);
+    exit(1);
+  }
+  return ctx;
+}
+
+void gpu_check_wide_new(GpuCheckWide *wide, const uint8_t *data, int width,
+                        int height, size_t stride, unsigned seed)
+{
+  const size_t s16 = (size_t)width * 2 + 6, s32 = (size_t)width * 4 + 12;
+  wide->buf16 = malloc(s16 * height);
+  wide->buf32 = malloc(s32 * height);
+  if (!wide->buf16 || !wide->buf32)
+    abort();
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++) {
+      uint8_t v = data[(size_t)y * stride + x];
+      uint8_t junk = (uint8_t)(x * 7 + y * 13 + seed);
+      uint16_t s = (uint16_t)((v << 8) | junk);
+      memcpy(wide->buf16 + y * s16 + 2 * (size_t)x, &s, 2);
+      uint8_t *px = wide->buf32 + y * s32 + 4 * (size_t)x;
+      px[0] = v ? 200 : 40;
+      px[1] = v ? (uint8_t)(150 + junk % 100) : junk % 100;
+      px[2] = junk;
+      px[3] = (uint8_t)~junk;
+    }
+  wide->u8 = (GpucclImage){data, width, height, stride, GPUCCL_PIXEL_U8,
+                           0, 0, 0};
+  wide->u16 = (GpucclImage){wide->buf16, width, height, s16,
+                            GPUCCL_PIXEL_U16, 0, 0, 0};
+  wide->packed4 = (GpucclImage){wide->buf32, width, height, s32,
+                                GPUCCL_PIXEL_PACKED4, 0, 1, 2};
+}
+
+void gpu_check_wide_free(GpuCheckWide *wide)
+{
+  free(wide->buf16);
+  free(wide->buf32);
+  wide->buf16 = wide->buf32 = NULL;
+}
+
 static bool same_blob(const GpucclBlob *a, const GpucclBlob *b)
 {
   return a->id == b->id && a->x0 == b->x0 && a->y0 == b->y0 &&

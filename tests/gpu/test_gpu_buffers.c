@@ -129,12 +129,8 @@ static void size_changes(GpucclContext *gpu, GpucclContext *cpu)
 int main(void)
 {
   GpucclContext *gpu = gpu_check_context();
+  GpucclContext *cpu = gpu_check_cpu_context();
   GpucclError e = {0};
-  GpucclContext *cpu = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &e);
-  if (!cpu) {
-    printf("FAIL: CPU context: %s\n", e.message);
-    return 1;
-  }
   EXPECT(gpuccl_context_backend(gpu) == GPUCCL_BACKEND_CUDA, "backend");
   steady_state(gpu);
   host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, "COPY");

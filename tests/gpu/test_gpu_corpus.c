@@ -27,32 +27,15 @@ static void check(GpucclContext *gpu, GpucclContext *cpu,
     failures++;
 }
 
-/* The corpus image as U16 and PACKED4 frames whose thresholded samples
- * give the same foreground at the thresholds used below, plus junk in the
- * low bits / other channels. */
+/* The corpus image as U16 and PACKED4 frames (gpu_check.h) under every
+ * binarisation option, and the blob filters. */
 static void variants(GpucclContext *gpu, GpucclContext *cpu,
                      const CorpusImage *ci, size_t index)
 {
-  const int w = ci->width, h = ci->height;
-  const size_t s16 = (size_t)w * 2 + 6, s32 = (size_t)w * 4 + 12;
-  uint8_t *b16 = malloc(s16 * h), *b32 = malloc(s32 * h);
-  if (!b16 || !b32)
-    abort();
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++) {
-      uint8_t v = ci->data[(size_t)y * ci->stride + x];
-      uint8_t junk = (uint8_t)(x * 7 + y * 13 + index);
-      uint16_t s = (uint16_t)((v << 8) | junk);
-      memcpy(b16 + y * s16 + 2 * (size_t)x, &s, 2);
-      uint8_t *px = b32 + y * s32 + 4 * (size_t)x;
-      px[0] = v ? 200 : 40; /* R */
-      px[1] = v ? (uint8_t)(150 + junk % 100) : junk % 100; /* G */
-      px[2] = junk;          /* B: noise only */
-      px[3] = (uint8_t)~junk;
-    }
-  GpucclImage u16 = {b16, w, h, s16, GPUCCL_PIXEL_U16, 0, 0, 0};
-  GpucclImage p4 = {b32, w, h, s32, GPUCCL_PIXEL_PACKED4, 0, 1, 2};
-  GpucclImage u8 = {ci->data, w, h, ci->stride, GPUCCL_PIXEL_U8, 0, 0, 0};
+  GpuCheckWide wide;
+  gpu_check_wide_new(&wide, ci->data, ci->width, ci->height, ci->stride,
+                     (unsigned)index);
+  const GpucclImage u8 = wide.u8, u16 = wide.u16, p4 = wide.packed4;
   GpucclParams p;
   gpuccl_params_init(&p);
   p.want_labels = true;
@@ -101,20 +84,14 @@ static void variants(GpucclContext *gpu, GpucclContext *cpu,
   p.max_blobs = 1;
   p.algorithm = GPUCCL_ALGORITHM_HA4_64;
   check(gpu, cpu, &u8, &p, ci->name, "largest blob, HA4-64");
-  free(b16);
-  free(b32);
+  gpu_check_wide_free(&wide);
 }
 
 int main(int argc, char **argv)
 {
   const bool reduced = argc > 1 && strcmp(argv[1], "--reduced") == 0;
   GpucclContext *gpu = gpu_check_context();
-  GpucclError err = {0};
-  GpucclContext *cpu = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
-  if (!cpu) {
-    printf("FAIL: CPU context: %s\n", err.message);
-    return 1;
-  }
+  GpucclContext *cpu = gpu_check_cpu_context();
   printf("device: %s\n", gpuccl_context_device_name(gpu));
   const size_t n = corpus_size();
   size_t used = 0, unavailable = 0;

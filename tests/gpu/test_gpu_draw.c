@@ -173,12 +173,8 @@ int main(int argc, char **argv)
 {
   const bool reduced = argc > 1 && strcmp(argv[1], "--reduced") == 0;
   GpucclContext *gpu = gpu_check_context();
+  GpucclContext *cpu = gpu_check_cpu_context();
   GpucclError e = {0};
-  GpucclContext *cpu = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &e);
-  if (!cpu) {
-    printf("FAIL: CPU context: %s\n", e.message);
-    return 1;
-  }
   static const int sizes[][2] = {{1, 1}, {33, 17}, {2, 3}, {385, 289},
                                  {1920, 1080}};
   const int n_sizes = reduced ? 4 : 5;
