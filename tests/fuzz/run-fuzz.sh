@@ -18,6 +18,12 @@
 #                  -Db_sanitize=address,undefined -Db_lundef=false
 #                  with -fsanitize=fuzzer-no-link so every library is covered
 #   --corpus DIR   where the growing corpora live (default DIR/fuzz-corpus)
+#   --build-only   configure and build the targets, run nothing (used by
+#                  make-fuzz-bundle.sh)
+#
+# The pixel loops of the CPU overlays are built without coverage hooks
+# (coverage-ignore.txt says why); a build configured before that is
+# reconfigured here.
 #
 # Exit: 0 no crash, 1 a crash (the input is kept in DIR/fuzz-artifacts and
 # its path printed: copy it into tests/fuzz/corpus/<target>/ so the
@@ -30,6 +36,7 @@ runs=
 targets="gpuccl element"
 build=
 corpus=
+build_only=
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,7 +45,8 @@ while [ $# -gt 0 ]; do
   --targets) targets=$2; shift 2 ;;
   --build) build=$2; shift 2 ;;
   --corpus) corpus=$2; shift 2 ;;
-  -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+  --build-only) build_only=1; shift ;;
+  -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
   *) echo "run-fuzz.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -56,17 +64,27 @@ if ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n){return 0;}' |
 fi
 
 # Configure and build the fuzz targets (incremental when already there).
+fuzz_cflags=-fsanitize=fuzzer-no-link
+ignore="$src/tests/fuzz/coverage-ignore.txt"
+if echo 'int main(void){return 0;}' | clang -x c -fsanitize=fuzzer-no-link \
+  -fsanitize-coverage-ignorelist="$ignore" -o /dev/null - 2>/dev/null; then
+  fuzz_cflags="$fuzz_cflags -fsanitize-coverage-ignorelist=$ignore"
+fi
 if [ ! -f "$build/build.ninja" ]; then
   echo "run-fuzz.sh: configuring $build"
   mkdir -p "$build"
   # shellcheck source=/dev/null
   . "$src/scripts/env.sh" 2>/dev/null || true
   CC=clang CXX=clang++ \
-    CFLAGS=-fsanitize=fuzzer-no-link CXXFLAGS=-fsanitize=fuzzer-no-link \
+    CFLAGS="$fuzz_cflags" CXXFLAGS=-fsanitize=fuzzer-no-link \
     meson setup "$build" "$src" -Dcuda=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false \
     -Dbench=disabled >"$build/fuzz-setup.log" 2>&1 ||
     { cat "$build/fuzz-setup.log"; echo "run-fuzz.sh: meson setup failed"; exit 1; }
+elif ! grep -qF -- "$fuzz_cflags" "$build/build.ninja"; then
+  echo "run-fuzz.sh: reconfiguring $build with: $fuzz_cflags"
+  meson configure "$build" -Dc_args="$fuzz_cflags" >"$build/fuzz-setup.log" 2>&1 ||
+    { cat "$build/fuzz-setup.log"; echo "run-fuzz.sh: meson configure failed"; exit 1; }
 fi
 ninja_targets=()
 for t in $targets; do
@@ -79,6 +97,8 @@ if ! ninja -C "$build" "${ninja_targets[@]}" >"$build/fuzz-build.log" 2>&1; then
   echo "run-fuzz.sh: build failed (log: $build/fuzz-build.log)"
   exit 1
 fi
+
+[ -n "$build_only" ] && exit 0
 
 n=$(echo "$targets" | wc -w)
 per=$(( seconds / n ))
