@@ -8,6 +8,7 @@
 #ifndef GPUCCL_BENCH_H
 #define GPUCCL_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,11 +33,37 @@ typedef struct BenchRunner {
    * reported next to the wall time; NULL when the runner has none. */
   double (*device_ms)(void *state);
   void (*close)(void *state);
+  /* Its count is of another kind (NPP: every region, background included,
+   * or its own label values): reported, never compared with the others. */
+  bool own_count;
 } BenchRunner;
 
 extern const BenchRunner bench_cpu_runners[];
 extern const BenchRunner bench_gpu_runners[] __attribute__((weak));
 /* runners_algo.cu: the algorithms beside HA4 (BUF, BKE, ...), weak too. */
 extern const BenchRunner bench_algo_runners[] __attribute__((weak));
+
+/* Shared by the bench's modes (gpuccl_bench.c). */
+double bench_now_ms(void);
+double bench_median(double *values, int n); /* sorts values */
+/* name is one of the comma-separated list (a NULL list holds every name) */
+bool bench_in_list(const char *list, const char *name);
+
+/* gpuccl-bench --volume (volume_bench.c): the volume API (3D,
+ * 26-connectivity) on random volumes, CPU against BUF and BKE 3D. */
+typedef struct {
+  int (*sizes)[3]; /* width, height, depth */
+  int n_sizes;
+  const int *densities; /* percent */
+  int n_densities;
+  const int *granularities;
+  int n_granularities;
+  int reps, cpu_reps; /* timed runs per volume: GPU, CPU */
+  const char *runner_list; /* NULL: all */
+  const char *csv_path;    /* NULL: none, "-": stdout */
+} BenchVolumeOptions;
+
+/* 0, 1 when a backend disagrees with the CPU or fails, 2 on bad use. */
+int bench_volume(const BenchVolumeOptions *options);
 
 #endif /* GPUCCL_BENCH_H */

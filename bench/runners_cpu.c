@@ -135,17 +135,17 @@ static void cv_close(void *state)
 
 const BenchRunner bench_cpu_runners[] = {
     {"cpu", "cpu", "libgpuccl CPU backend, blob table and label image",
-     cpu_open_labels, cpu_prepare, cpu_run, NULL, cpu_close},
+     cpu_open_labels, cpu_prepare, cpu_run, NULL, cpu_close, false},
     {"cpu-table", "cpu", "libgpuccl CPU backend, blob table only",
-     cpu_open_table, cpu_prepare, cpu_run, NULL, cpu_close},
+     cpu_open_table, cpu_prepare, cpu_run, NULL, cpu_close, false},
     {"opencv-1t", "cpu",
      "OpenCV connectedComponentsWithStats, cv::setNumThreads(1)", cv_open_1t,
-     cv_prepare, cv_run, NULL, cv_close},
+     cv_prepare, cv_run, NULL, cv_close, false},
     {"opencv", "cpu",
      "OpenCV connectedComponentsWithStats, all threads", cv_open_mt,
-     cv_prepare, cv_run, NULL, cv_close},
+     cv_prepare, cv_run, NULL, cv_close, false},
     {"opencv-lab-1t", "cpu",
      "OpenCV connectedComponents (labels, no stats), one thread",
-     cv_open_labels_1t, cv_prepare, cv_run, NULL, cv_close},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+     cv_open_labels_1t, cv_prepare, cv_run, NULL, cv_close, false},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, false},
 };

@@ -42,6 +42,9 @@ GpucclStatus gpuccl_volume_cuda_process(GpucclVolume *vol,
                                         const GpucclVolumeParams *params,
                                         uint32_t *n_components,
                                         GpucclError *error);
+/* Milliseconds of the kernels of the last process call (CUDA events), -1
+ * when there was none; for bench/volume_bench.c. */
+float gpuccl_volume_cuda_kernel_ms(GpucclVolume *vol);
 #endif
 
 #ifdef __cplusplus

@@ -18,6 +18,7 @@ namespace {
 
 struct VolCuda {
   cudaStream_t stream;
+  cudaEvent_t ev0, ev1; /* around the kernels, for the benchmark */
   size_t n_cap, nb_cap; /* voxels and blocks the buffers hold */
   uint8_t *input;
   uint32_t *parent, *first, *flags, *ids, *labels;
@@ -51,9 +52,11 @@ void free_buffers(VolCuda *c)
                c->feat.max_x, c->feat.max_y, c->feat.max_z, c->temp};
   for (void *q : p)
     cudaFree(q);
-  cudaStream_t s = c->stream;
+  const VolCuda keep = *c;
   *c = VolCuda{};
-  c->stream = s;
+  c->stream = keep.stream;
+  c->ev0 = keep.ev0;
+  c->ev1 = keep.ev1;
 }
 
 GpucclStatus ensure(VolCuda *c, size_t n, size_t nb, GpucclError *error)
@@ -101,6 +104,14 @@ extern "C" GpucclStatus gpuccl_volume_cuda_open(GpucclVolume *vol,
     delete c;
     return fail(error, e, "creating a stream");
   }
+  e = cudaEventCreate(&c->ev0);
+  if (e == cudaSuccess && (e = cudaEventCreate(&c->ev1)) != cudaSuccess)
+    cudaEventDestroy(c->ev0);
+  if (e != cudaSuccess) {
+    cudaStreamDestroy(c->stream);
+    delete c;
+    return fail(error, e, "creating events");
+  }
   vol->cuda = c;
   return GPUCCL_OK;
 }
@@ -110,6 +121,8 @@ extern "C" void gpuccl_volume_cuda_close(GpucclVolume *vol)
   VolCuda *c = static_cast<VolCuda *>(vol->cuda);
   cudaStreamSynchronize(c->stream);
   free_buffers(c);
+  cudaEventDestroy(c->ev0);
+  cudaEventDestroy(c->ev1);
   cudaStreamDestroy(c->stream);
   cudaGetLastError();
   delete c;
@@ -143,6 +156,7 @@ extern "C" GpucclStatus gpuccl_volume_cuda_process(
                          img->data + (size_t)z * img->slice_stride,
                          img->row_stride, w, h, cudaMemcpyHostToDevice, s),
        "volume upload");
+  CK(cudaEventRecord(c->ev0, s), "event");
   v.data = c->input;
   v.parent = c->parent;
   v.first = c->first;
@@ -183,6 +197,7 @@ extern "C" GpucclStatus gpuccl_volume_cuda_process(
   CK(volume_launch_features(v, c->ids, f, s), "features");
   if (params->want_labels)
     CK(volume_launch_labels(v, c->ids, c->labels, s), "labels");
+  CK(cudaEventRecord(c->ev1, s), "event");
   uint32_t count = 0;
   CK(cudaMemcpyAsync(&count, c->ids + n, 4, cudaMemcpyDeviceToHost, s),
      "count download");
@@ -230,4 +245,15 @@ extern "C" GpucclStatus gpuccl_volume_cuda_process(
   }
   *n_components = count;
   return GPUCCL_OK;
+}
+
+extern "C" float gpuccl_volume_cuda_kernel_ms(GpucclVolume *vol)
+{
+  VolCuda *c = vol ? static_cast<VolCuda *>(vol->cuda) : nullptr;
+  float ms = -1;
+  if (!c || cudaEventElapsedTime(&ms, c->ev0, c->ev1) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return ms;
 }
