@@ -9,8 +9,8 @@
  * with its ROI metas inside the frame and no more than max-blobs of them.
  *
  * Overlay work is kept to a budget per frame (line_width_cap() says how):
- * without it, one input in a hundred (a noise frame of 400 a side with
- * crosses 40 px thick, 10^4 blobs of 10^4 px each) took seconds under the
+ * without it, one input in a hundred (a noise frame of ~300 a side with
+ * crosses 32 px thick: 10^4 blobs, 10^4 px each) took seconds under the
  * sanitizers and made most of the fuzzer's time. */
 #include "frames.h"
 #include "fuzz_bytes.h"
@@ -55,10 +55,10 @@ typedef struct {
 /* Overlay pixels one frame may cost at most: a centroid cross of line
  * width w covers up to 2 (6w + 1) w <= 14 w^2 pixels, and a frame of n
  * pixels has at most (n + 1) / 2 blobs (a checkerboard). Every width 1..40
- * stays reachable on frames up to ~64x64; larger frames get narrower
- * lines (400x400: up to 4), which draw through the same clipping and
- * format code. Boxes are drawn inside their blob's box, so they cost less
- * than its area; labels one write per pixel. */
+ * stays reachable on frames up to 54x54 (64x64: up to 34); larger frames
+ * get narrower lines (400x400: up to 5), which draw through the same
+ * clipping and format code. Boxes are drawn inside their blob's box, so
+ * they cost less than its area; labels one write per pixel. */
 #define CROSS_PIXEL_BUDGET (1u << 25)
 
 static gint
