@@ -16,6 +16,10 @@ typedef struct {
   guint64 area;
   guint64 sum_x, sum_y;
   gdouble cx, cy;   /* centroid */
+  /* The value of the blob's pixels with mode=segments (RGB formats:
+   * 0xRRGGBB), 1 with mode=binary. Last, so the fields above keep their
+   * offsets. */
+  guint32 value;
 } GstCclBlob;
 
 typedef struct {

@@ -9,7 +9,7 @@
  *
  *  - one #GstVideoRegionOfInterestMeta per blob, roi type "blob", with a
  *    parameter structure "gpucclblob" (id, track-id, area, centroid-x,
- *    centroid-y);
+ *    centroid-y, value);
  *  - one #GstCclBlobMeta with the whole table (gstcclblobmeta.h);
  *  - with #GstGpucclBlob:post-messages, an element message "gpucclblob"
  *    per frame.
@@ -26,6 +26,22 @@
  * ]|
  * Draws a box and a cross on the moving ball and prints one message per
  * frame with its blob.
+ *
+ * ## Label maps
+ * With #GstGpucclBlob:mode=segments the frame is a label map (a class
+ * mask, a segmentation): 0 is background and touching pixels form one blob
+ * only when their values are equal, so touching regions of different
+ * classes stay apart; threshold, invert, auto-threshold and channel are
+ * ignored. GRAY8 and GRAY16_LE are the natural inputs (RGB formats compare
+ * the whole colour, black is background). Each blob carries its class as
+ * "value" (meta, region-of-interest parameters, messages). On CUDA this
+ * runs the Stava-Benes algorithm (algorithm=default or stava-benes; the
+ * others are an error in this mode).
+ * |[
+ * gst-launch-1.0 filesrc location=mask.png ! pngdec ! videoconvert ! \
+ *     video/x-raw,format=GRAY8 ! gpucclblob mode=segments draw=boxes \
+ *     post-messages=true ! videoconvert ! autovideosink
+ * ]|
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -64,6 +80,7 @@ typedef struct
   gboolean track;
   gdouble track_max_distance;
   gint track_max_lost;
+  GpucclMode mode;
 } Settings;
 
 /* How the negotiated format maps onto libgpuccl, decided once in set_info
@@ -120,6 +137,7 @@ enum
   PROP_TRACK,
   PROP_TRACK_MAX_DISTANCE,
   PROP_TRACK_MAX_LOST,
+  PROP_MODE,
 };
 
 #define DEFAULT_THRESHOLD 127
@@ -140,6 +158,7 @@ enum
 #define DEFAULT_ATTACH_META TRUE
 #define DEFAULT_MEMORY GPUCCL_MEMORY_AUTO
 #define DEFAULT_TRACK FALSE
+#define DEFAULT_MODE GPUCCL_MODE_BINARY
 
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN
 /* GRAY16 is labeled in host byte order. */
@@ -285,6 +304,7 @@ fill_params (GpucclParams * p, const Settings * s, const FormatDesc * f)
   p->max_blobs = s->max_blobs;
   p->want_labels = (s->draw & GPUCCL_DRAW_LABELS) != 0;
   p->algorithm = s->algorithm;
+  p->mode = s->mode;
 }
 
 static GstFlowReturn
@@ -349,13 +369,14 @@ collect_blobs (GstGpucclBlob * self, const GpucclResult * r)
     out[i].sum_y = b->sum_y;
     out[i].cx = b->cx;
     out[i].cy = b->cy;
+    out[i].value = b->value;
   }
   return out;
 }
 
 /* Field names of the ROI parameter structure, made quarks once. */
 static GQuark q_gpucclblob, q_id, q_track_id, q_area, q_centroid_x,
-    q_centroid_y;
+    q_centroid_y, q_value;
 
 static void
 attach_metas (GstBuffer * buffer, const GpucclResult * r,
@@ -382,7 +403,8 @@ attach_metas (GstBuffer * buffer, const GpucclResult * r,
             q_track_id, G_TYPE_UINT, b->track_id,
             q_area, G_TYPE_UINT64, b->area,
             q_centroid_x, G_TYPE_DOUBLE, b->cx,
-            q_centroid_y, G_TYPE_DOUBLE, b->cy, NULL));
+            q_centroid_y, G_TYPE_DOUBLE, b->cy,
+            q_value, G_TYPE_UINT, b->value, NULL));
   }
 }
 
@@ -411,7 +433,8 @@ post_message (GstGpucclBlob * self, GstBuffer * buffer,
             "height", G_TYPE_UINT, b->y1 - b->y0 + 1,
             "area", G_TYPE_UINT64, b->area,
             "centroid-x", G_TYPE_DOUBLE, b->cx,
-            "centroid-y", G_TYPE_DOUBLE, b->cy, NULL));
+            "centroid-y", G_TYPE_DOUBLE, b->cy,
+            "value", G_TYPE_UINT, b->value, NULL));
     gst_value_list_append_and_take_value (&list, &v);
   }
 
@@ -883,6 +906,9 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
     case PROP_TRACK_MAX_LOST:
       s->track_max_lost = g_value_get_int (value);
       break;
+    case PROP_MODE:
+      s->mode = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -967,6 +993,9 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_TRACK_MAX_LOST:
       g_value_set_int (value, s->track_max_lost);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, s->mode);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1096,6 +1125,15 @@ install_properties (GObjectClass * gobject_class)
       g_param_spec_int ("track-max-lost", "Track maximum lost frames",
           "Frames a track survives without a blob before its id is dropped",
           0, G_MAXINT, track.max_lost, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "Mode",
+          "binary: threshold the frame (threshold, invert, auto-threshold, "
+          "channel). segments: the frame is a label map (class mask, e.g. "
+          "GRAY8 or GRAY16_LE): 0 is background, touching pixels form one "
+          "blob only when their values are equal, each blob reports its "
+          "value; the threshold properties are ignored, and on CUDA only "
+          "algorithm default or stava-benes can do it",
+          GST_TYPE_GPUCCL_BLOB_MODE, DEFAULT_MODE, PARAM_FLAGS));
 }
 
 static void
@@ -1140,6 +1178,7 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   q_area = g_quark_from_static_string ("area");
   q_centroid_x = g_quark_from_static_string ("centroid-x");
   q_centroid_y = g_quark_from_static_string ("centroid-y");
+  q_value = g_quark_from_static_string ("value");
 
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_ALGORITHM, 0);
@@ -1148,6 +1187,7 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_CHANNEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_MEMORY, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_DRAW_FLAGS, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_MODE, 0);
 }
 
 static void
@@ -1177,6 +1217,7 @@ gst_gpuccl_blob_init (GstGpucclBlob * self)
   s->track = DEFAULT_TRACK;
   s->track_max_distance = track.max_distance;
   s->track_max_lost = track.max_lost;
+  s->mode = DEFAULT_MODE;
 
   self->blobs = g_array_new (FALSE, FALSE, sizeof (GstCclBlob));
   self->track_ids = g_array_new (FALSE, FALSE, sizeof (guint32));

@@ -22,7 +22,8 @@ DEFINE_ENUM_TYPE (gst_gpuccl_blob_backend_get_type, "GstGpucclBlobBackend",
     {GPUCCL_BACKEND_CPU, "CPU", "cpu"})
 
 DEFINE_ENUM_TYPE (gst_gpuccl_blob_algorithm_get_type, "GstGpucclBlobAlgorithm",
-    {GPUCCL_ALGORITHM_DEFAULT, "Backend default (HA4 on CUDA)", "default"},
+    {GPUCCL_ALGORITHM_DEFAULT, "Backend default (HA4 on CUDA, Stava-Benes "
+        "with mode=segments)", "default"},
     {GPUCCL_ALGORITHM_HA4, "HA4, 32 pixels per warp row", "ha4"},
     {GPUCCL_ALGORITHM_HA4_64, "HA4, two pixels per thread", "ha4-64"},
     {GPUCCL_ALGORITHM_BUF, "Block-based union-find (8-connectivity)", "buf"},
@@ -60,6 +61,13 @@ DEFINE_ENUM_TYPE (gst_gpuccl_blob_memory_get_type, "GstGpucclBlobMemory",
         "copy"},
     {GPUCCL_MEMORY_MAPPED, "Pinned and mapped: the GPU reads it in place",
         "mapped"})
+
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_mode_get_type, "GstGpucclBlobMode",
+    {GPUCCL_MODE_BINARY, "Threshold the frame; touching foreground pixels "
+        "form one blob", "binary"},
+    {GPUCCL_MODE_SEGMENTS, "Label map: 0 is background, touching pixels "
+        "form one blob only when their values are equal (threshold, invert, "
+        "auto-threshold and channel are ignored)", "segments"})
 
 GType
 gst_gpuccl_blob_draw_flags_get_type (void)

@@ -29,6 +29,10 @@ GType gst_gpuccl_blob_channel_get_type (void);
 #define GST_TYPE_GPUCCL_BLOB_MEMORY (gst_gpuccl_blob_memory_get_type ())
 GType gst_gpuccl_blob_memory_get_type (void);
 
+/* GpucclMode: binary (threshold) or segments (label maps). */
+#define GST_TYPE_GPUCCL_BLOB_MODE (gst_gpuccl_blob_mode_get_type ())
+GType gst_gpuccl_blob_mode_get_type (void);
+
 /* GpucclDrawFlags. */
 #define GST_TYPE_GPUCCL_BLOB_DRAW_FLAGS (gst_gpuccl_blob_draw_flags_get_type ())
 GType gst_gpuccl_blob_draw_flags_get_type (void);

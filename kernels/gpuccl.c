@@ -27,6 +27,7 @@ void gpuccl_params_init(GpucclParams *params)
   params->auto_threshold = GPUCCL_AUTO_THRESHOLD_NONE;
   params->channel = GPUCCL_CHANNEL_LUMA;
   params->algorithm = GPUCCL_ALGORITHM_DEFAULT;
+  params->mode = GPUCCL_MODE_BINARY;
 }
 
 const char *gpuccl_status_name(GpucclStatus status)
@@ -182,16 +183,12 @@ static GpucclStatus check_image(const GpucclImage *image, GpucclError *error)
   return GPUCCL_OK;
 }
 
-static GpucclStatus check_params(const GpucclParams *params,
-                                 GpucclPixelFormat format, GpucclError *error)
+/* The parameters that only binarization reads (segments mode ignores
+ * them, gpuccl.h). */
+static GpucclStatus check_binarization(const GpucclParams *params,
+                                       GpucclPixelFormat format,
+                                       GpucclError *error)
 {
-  if (!params)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "no parameters");
-  if (params->connectivity != 4 && params->connectivity != 8)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "connectivity must be 4 or 8, not %d",
-                            params->connectivity);
   int max_threshold = format == GPUCCL_PIXEL_U16 ? 65535 : 255;
   if (params->threshold < 0 || params->threshold > max_threshold)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
@@ -205,6 +202,28 @@ static GpucclStatus check_params(const GpucclParams *params,
   if ((unsigned)params->channel > GPUCCL_CHANNEL_BLUE)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "unknown channel %d", (int)params->channel);
+  return GPUCCL_OK;
+}
+
+static GpucclStatus check_params(const GpucclParams *params,
+                                 GpucclPixelFormat format, GpucclError *error)
+{
+  if (!params)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "no parameters");
+  if (params->connectivity != 4 && params->connectivity != 8)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "connectivity must be 4 or 8, not %d",
+                            params->connectivity);
+  if (params->mode != GPUCCL_MODE_BINARY &&
+      params->mode != GPUCCL_MODE_SEGMENTS)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "unknown mode %d", (int)params->mode);
+  if (params->mode == GPUCCL_MODE_BINARY) {
+    GpucclStatus st = check_binarization(params, format, error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
   if (params->max_area != 0 && params->min_area > params->max_area)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "min area %llu is above max area %llu",

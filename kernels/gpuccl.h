@@ -8,6 +8,8 @@
  *
  * Correctness contract (every backend and algorithm, every image):
  *  - foreground: sample > threshold (sample <= threshold with invert);
+ *    in GPUCCL_MODE_SEGMENTS: any non-zero sample, and neighbours connect
+ *    only when their samples are equal (see GpucclMode);
  *  - labels 1..N in raster order of each component's first pixel, 0 for
  *    background;
  *  - per component: area, inclusive bounding box, 64-bit sums of x and y,
@@ -49,7 +51,8 @@ typedef enum {
 } GpucclBackend;
 
 typedef enum {
-  GPUCCL_ALGORITHM_DEFAULT = 0, /* HA4 on CUDA, run-based on the CPU */
+  GPUCCL_ALGORITHM_DEFAULT = 0, /* HA4 on CUDA (STAVA_BENES in segments
+                                 * mode), run-based on the CPU */
   GPUCCL_ALGORITHM_HA4,         /* Hennequin et al., 32 pixels per warp row */
   GPUCCL_ALGORITHM_HA4_64,      /* HA4, two pixels per thread (Alg. 7) */
   /* Allegretti et al. 2019 (2x2 blocks, so 8-connectivity only on CUDA:
@@ -61,12 +64,31 @@ typedef enum {
   /* Pixel-based, 4- and 8-connectivity on CUDA: */
   GPUCCL_ALGORITHM_OUF,         /* optimized union-find (Zhu et al.) */
   GPUCCL_ALGORITHM_HYBRID3,     /* S4DLS + label backtracking, iterative */
-  GPUCCL_ALGORITHM_STAVA_BENES, /* shared-memory tiles, hierarchical merge */
+  GPUCCL_ALGORITHM_STAVA_BENES, /* shared-memory tiles, hierarchical merge;
+                                 * also GPUCCL_MODE_SEGMENTS */
 } GpucclAlgorithm;
 
 /* The last valid GpucclAlgorithm value (the CPU backend accepts them all
  * and runs its one algorithm: results are identical by contract). */
 #define GPUCCL_ALGORITHM_LAST GPUCCL_ALGORITHM_STAVA_BENES
+
+/* What connects two neighbouring pixels (4- or 8-connectivity either way).
+ *
+ * BINARY: both are foreground (sample > threshold, or <= with invert).
+ *
+ * SEGMENTS, for label maps (class masks, segmentations; the multi-valued
+ * mode of Stava and Benes): 0 is background, and two neighbours connect iff
+ * both are non-zero and equal, so touching regions of different values are
+ * different components. threshold, invert, auto_threshold and channel are
+ * ignored (not even checked); GpucclResult.threshold is 0. Samples: U8 and
+ * U16 as they are; PACKED4 compares the whole colour, value 0xRRGGBB, black
+ * is background (alpha is ignored). Each blob's value field holds its
+ * pixels' value. On CUDA only GPUCCL_ALGORITHM_STAVA_BENES does it (DEFAULT
+ * picks it); the others give GPUCCL_ERROR_UNSUPPORTED. */
+typedef enum {
+  GPUCCL_MODE_BINARY = 0,
+  GPUCCL_MODE_SEGMENTS,
+} GpucclMode;
 
 /* How host memory from gpuccl_host_alloc() reaches the device. */
 typedef enum {
@@ -118,11 +140,16 @@ typedef struct {
   uint32_t max_blobs;    /* 0: all; else the largest (ties: smaller id) */
   bool want_labels;      /* also return the label image */
   GpucclAlgorithm algorithm;
+  GpucclMode mode;       /* BINARY unless set */
 } GpucclParams;
 
 typedef struct {
   uint32_t id; /* the component's label, 1..n_components */
   uint32_t x0, y0, x1, y1; /* inclusive bounding box */
+  /* The value of the component's pixels in GPUCCL_MODE_SEGMENTS (PACKED4:
+   * 0xRRGGBB); 1 in GPUCCL_MODE_BINARY (foreground). Fills what was
+   * padding before area, so the other fields keep their offsets. */
+  uint32_t value;
   uint64_t area;
   uint64_t sum_x, sum_y;
   double cx, cy; /* sum_x / area, sum_y / area */
@@ -134,7 +161,8 @@ typedef struct {
   uint32_t n_components;   /* all components, before the filters */
   size_t n_blobs;          /* components that passed the filters */
   const GpucclBlob *blobs; /* n_blobs entries, in increasing id */
-  int threshold;           /* the threshold applied (Otsu's when asked) */
+  int threshold;           /* the threshold applied (Otsu's when asked;
+                            * 0 in GPUCCL_MODE_SEGMENTS) */
   /* width * height labels, row after row (stride = width), 0 background,
    * every component numbered (filtered ones too); NULL unless asked for. */
   const uint32_t *labels;
@@ -142,7 +170,8 @@ typedef struct {
 
 typedef struct GpucclContext GpucclContext;
 
-/* Parameters with their defaults: threshold 127, 8-connectivity, no filter. */
+/* Parameters with their defaults: threshold 127, 8-connectivity, no filter,
+ * GPUCCL_MODE_BINARY. */
 void gpuccl_params_init(GpucclParams *params);
 
 /* NULL on failure, with the reason in *error. */

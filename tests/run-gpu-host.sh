@@ -40,6 +40,7 @@ for group in "$@"; do
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
     step volume 60 "$build/tests/algorithms/test-volume"
+    step segments-gpu 240 "$build/tests/algorithms/test-segments-gpu"
     step element-cuda 240 tests/element/run-gpu-host.sh "$build"
     ;;
   reliability)
@@ -49,6 +50,10 @@ for group in "$@"; do
     step sanitize 420 tests/gpu/sanitize.sh "$build" "$out/sanitize"
     step sanitize-draw 120 compute-sanitizer --tool memcheck --leak-check full \
       --error-exitcode 99 "$build/tests/gpu/test-gpu-draw" --reduced
+    step sanitize-segments 300 sh -c "compute-sanitizer --tool memcheck \
+      --error-exitcode 99 $build/tests/algorithms/test-segments-gpu --reduced \
+      && compute-sanitizer --tool racecheck --error-exitcode 99 \
+      $build/tests/algorithms/test-segments-gpu --reduced"
     # A pipeline run under memcheck: the element's metadata tests on CUDA.
     step sanitize-element 300 env GPUCCL_TEST_BACKEND=cuda CK_FORK=no \
       compute-sanitizer --tool memcheck --error-exitcode 99 \

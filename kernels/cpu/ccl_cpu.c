@@ -14,6 +14,12 @@
  * blob table. Pass 2 (only when the label image is wanted) writes each
  * stored run with its final label.
  *
+ * Segments mode (GPUCCL_MODE_SEGMENTS, label maps): a run is a maximal
+ * stretch of equal non-zero samples instead of foreground bits, so a row
+ * of touching classes gives one run per class; a run links only to runs
+ * above of the same value, and each provisional label remembers its value
+ * for the blob table. Everything else is the same code.
+ *
  * No recursion; all buffers live in the context and only grow. */
 #include "cpu.h"
 
@@ -40,9 +46,11 @@ typedef struct {
   uint16_t x0, x1, y0, y1;
 } Partial;
 
-/* How a row of samples becomes foreground bits. */
+/* How a row of samples becomes foreground bits (or, in segments mode,
+ * runs of equal values). */
 typedef struct {
   GpucclPixelFormat format;
+  bool segments;        /* GPUCCL_MODE_SEGMENTS: runs of equal values */
   int threshold;        /* foreground: sample > threshold */
   bool invert;          /* ... or sample <= threshold */
   int channel_offset;   /* PACKED4: byte of the sample, -1 for BT.601 luma */
@@ -54,12 +62,16 @@ typedef struct {
   size_t bits_cap;
   Run *runs;
   size_t runs_cap;
+  uint32_t *run_value; /* segments mode: value of each run in runs */
+  size_t run_value_cap;
   uint32_t *row_start; /* first run of each row, when runs are kept */
   size_t row_start_cap;
   uint32_t *parent; /* union-find forest, then the final label map */
   size_t parent_cap;
   Partial *partial;
   size_t partial_cap;
+  uint32_t *label_value; /* segments mode: value of each provisional label */
+  size_t label_value_cap;
   GpucclBlob *blobs;
   size_t blobs_cap;
   uint64_t *scratch;
@@ -102,6 +114,8 @@ static bool reserve(void **buf, size_t *cap, size_t need, size_t elem,
 
 /* ---- binarization ------------------------------------------------------ */
 
+/* The sample at x; in segments mode a PACKED4 pixel's whole colour
+ * 0xRRGGBB (gpuccl.h). */
 static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
 {
   switch (b->format) {
@@ -114,6 +128,9 @@ static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
   }
   case GPUCCL_PIXEL_PACKED4: {
     const uint8_t *p = row + 4 * (size_t)x;
+    if (b->segments)
+      return (unsigned)p[b->off_r] << 16 | (unsigned)p[b->off_g] << 8 |
+             p[b->off_b];
     if (b->channel_offset >= 0)
       return p[b->channel_offset];
     return gpuccl_luma601(p[b->off_r], p[b->off_g], p[b->off_b]);
@@ -220,6 +237,31 @@ static void histogram(const GpucclImage *image, const Binarizer *b,
   }
 }
 
+/* ---- segments mode: runs of equal values ------------------------------- */
+
+/* The runs of one row in segments mode, with their values; returns how
+ * many (at most the width: every pixel may differ from its neighbour). */
+static size_t extract_value_runs(const uint8_t *row, int width,
+                                 const Binarizer *b, Run *out,
+                                 uint32_t *values)
+{
+  size_t n = 0;
+  int x = 0;
+  while (x < width) {
+    const uint32_t v = sample_at(row, x, b);
+    if (v == 0) {
+      x++;
+      continue;
+    }
+    const int start = x;
+    while (++x < width && sample_at(row, x, b) == v)
+      ;
+    out[n] = (Run){(uint16_t)start, (uint16_t)(x - 1), 0};
+    values[n++] = v;
+  }
+  return n;
+}
+
 /* ---- pass 1 ------------------------------------------------------------ */
 
 static inline unsigned ctz64(uint64_t v) { return (unsigned)__builtin_ctzll(v); }
@@ -276,13 +318,16 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
 {
   const int width = image->width, height = image->height;
   const int words = (width + 63) / 64;
-  const size_t row_runs = ((size_t)width + 1) / 2;
+  const bool seg = b->segments;
+  /* Binary runs have a gap between them; value runs need not. */
+  const size_t row_runs = seg ? (size_t)width : ((size_t)width + 1) / 2;
   const size_t max_labels = row_runs * (size_t)height + 1;
   const int reach = connectivity == 8 ? 1 : 0;
+  const size_t runs_need = keep_runs ? row_runs * height : 2 * row_runs;
 
   if (!RESERVE(s, bits, (size_t)words, false, "row bitmask", error) ||
-      !RESERVE(s, runs, keep_runs ? row_runs * height : 2 * row_runs, false,
-               "runs", error) ||
+      !RESERVE(s, runs, runs_need, false, "runs", error) ||
+      (seg && !RESERVE(s, run_value, runs_need, false, "run values", error)) ||
       (keep_runs && !RESERVE(s, row_start, (size_t)height + 1, false,
                              "row index", error)))
     return 0;
@@ -291,22 +336,31 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
   if (guess > max_labels)
     guess = max_labels;
   if (!RESERVE(s, parent, guess, false, "label forest", error) ||
-      !RESERVE(s, partial, guess, false, "label features", error))
+      !RESERVE(s, partial, guess, false, "label features", error) ||
+      (seg && !RESERVE(s, label_value, guess, false, "label values", error)))
     return 0;
 
   uint32_t *parent = s->parent;
   Partial *partial = s->partial;
   uint32_t next = 1;
   const Run *prev = NULL;
+  const uint32_t *prev_value = NULL;
   size_t n_prev = 0, total = 0;
   if (keep_runs)
     s->row_start[0] = 0;
 
   for (int y = 0; y < height; y++) {
     const uint8_t *row = (const uint8_t *)image->data + y * image->stride;
-    row_to_bits(row, width, b, s->bits);
-    Run *cur = s->runs + (keep_runs ? total : (size_t)(y & 1) * row_runs);
-    size_t n_cur = extract_runs(s->bits, words, cur);
+    const size_t first = keep_runs ? total : (size_t)(y & 1) * row_runs;
+    Run *cur = s->runs + first;
+    uint32_t *cur_value = seg ? s->run_value + first : NULL;
+    size_t n_cur;
+    if (seg) {
+      n_cur = extract_value_runs(row, width, b, cur, cur_value);
+    } else {
+      row_to_bits(row, width, b, s->bits);
+      n_cur = extract_runs(s->bits, words, cur);
+    }
 
     size_t j = 0;
     for (size_t i = 0; i < n_cur; i++) {
@@ -317,6 +371,8 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
       uint32_t label = 0;
       for (size_t k = j; k < n_prev && (int)prev[k].start <= hi; k++) {
         if (prev[k].label == label) /* same component, already joined */
+          continue;
+        if (seg && prev_value[k] != cur_value[i]) /* another class */
           continue;
         uint32_t r = find_root(parent, prev[k].label);
         if (label == 0) {
@@ -332,18 +388,25 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
       if (label == 0) {
         /* Both arrays must hold the label; after a failed allocation one
          * may be larger than the other. */
-        if (next >= s->parent_cap || next >= s->partial_cap) {
+        if (next >= s->parent_cap || next >= s->partial_cap ||
+            (seg && next >= s->label_value_cap)) {
           size_t cap = s->parent_cap < s->partial_cap ? s->parent_cap
                                                       : s->partial_cap;
+          if (seg && s->label_value_cap < cap)
+            cap = s->label_value_cap;
           size_t grown = 2 * cap < max_labels ? 2 * cap : max_labels;
           if (!RESERVE(s, parent, grown, true, "label forest", error) ||
-              !RESERVE(s, partial, grown, true, "label features", error))
+              !RESERVE(s, partial, grown, true, "label features", error) ||
+              (seg && !RESERVE(s, label_value, grown, true, "label values",
+                               error)))
             return 0;
           parent = s->parent;
           partial = s->partial;
         }
         label = next++;
         parent[label] = label;
+        if (seg)
+          s->label_value[label] = cur_value[i];
         partial[label] = (Partial){0, 0, 0, (uint16_t)x0, (uint16_t)x1,
                                    (uint16_t)y, (uint16_t)y};
       } else {
@@ -365,6 +428,7 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
       s->row_start[y + 1] = (uint32_t)total;
     }
     prev = cur;
+    prev_value = cur_value;
     n_prev = n_cur;
   }
   return next;
@@ -389,7 +453,8 @@ static uint32_t resolve(CpuState *s, uint32_t n_prov)
   return n;
 }
 
-static void build_blobs(CpuState *s, uint32_t n_prov)
+/* segments: take each blob's value from its root label (1 otherwise). */
+static void build_blobs(CpuState *s, uint32_t n_prov, bool segments)
 {
   uint32_t seen = 0;
   for (uint32_t l = 1; l < n_prov; l++) {
@@ -400,7 +465,8 @@ static void build_blobs(CpuState *s, uint32_t n_prov)
       seen = f;
       *blob = (GpucclBlob){.id = f, .x0 = p->x0, .y0 = p->y0, .x1 = p->x1,
                            .y1 = p->y1, .area = p->area, .sum_x = p->sum_x,
-                           .sum_y = p->sum_y};
+                           .sum_y = p->sum_y,
+                           .value = segments ? s->label_value[l] : 1};
       continue;
     }
     if (p->x0 < blob->x0) blob->x0 = p->x0;
@@ -443,8 +509,10 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
   CpuState *s = ctx->priv;
   /* params->algorithm names GPU kernels; the CPU has one algorithm, and
    * every algorithm gives the same result, so it is not an error here. */
+  const bool segments = params->mode == GPUCCL_MODE_SEGMENTS;
   Binarizer b = {
       .format = image->format,
+      .segments = segments,
       .threshold = params->threshold,
       .invert = params->invert,
       .channel_offset = -1,
@@ -460,7 +528,9 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
     case GPUCCL_CHANNEL_LUMA: break;
     }
   }
-  if (params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU) {
+  if (segments) {
+    b.threshold = 0; /* unused; reported as 0 (gpuccl.h) */
+  } else if (params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU) {
     uint32_t hist[256];
     histogram(image, &b, hist);
     int t = gpuccl_otsu_threshold(hist);
@@ -474,7 +544,7 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
   uint32_t n = resolve(s, n_prov);
   if (!RESERVE(s, blobs, n ? n : 1, false, "blob table", error))
     return GPUCCL_ERROR_OUT_OF_MEMORY;
-  build_blobs(s, n_prov);
+  build_blobs(s, n_prov, segments);
 
   size_t keep_max = params->max_blobs < n ? params->max_blobs : 0;
   if (keep_max && !RESERVE(s, scratch, keep_max, false, "blob ranking", error))
@@ -521,6 +591,8 @@ static void cpu_close(GpucclContext *ctx)
     return;
   free(s->bits);
   free(s->runs);
+  free(s->run_value);
+  free(s->label_value);
   free(s->row_start);
   free(s->parent);
   free(s->partial);

@@ -241,15 +241,18 @@ static void free_size(CudaCtx *c)
 
 /* Buffers for a width x height image; nothing happens when they exist. */
 static GpucclStatus ensure_size(CudaCtx *c, int width, int height,
-                                GpucclError *error)
+                                bool segments, GpucclError *error)
 {
-  if (c->width == width && c->height == height)
+  /* Most components an image can hold: a checkerboard, 4-connected; in
+   * segments mode every pixel (forest_kernels.h). */
+  const size_t n_max =
+      segments ? gpuccl_forest_segments_max_components(width, height)
+               : ((size_t)width * height + 1) / 2;
+  if (c->width == width && c->height == height && c->n_max >= n_max)
     return GPUCCL_OK;
   free_size(c);
   const int pitch = (width + 63) & ~63;
   const size_t n_words = (size_t)height * (pitch / 32);
-  /* Most components an image can hold: a checkerboard, 4-connected. */
-  const size_t n_max = ((size_t)width * height + 1) / 2;
   const int n_tiles = (int)((n_max + 255) / 256);
   const size_t u32 = sizeof(uint32_t), u64 = sizeof(unsigned long long);
 
@@ -328,8 +331,7 @@ static GpucclStatus ensure_forest(CudaCtx *c, const GpucclParams *params,
                                   int width, int height, GpucclError *error)
 {
   GpucclStatus st = gpuccl_forest_check(params, error);
-  const size_t bytes =
-      gpuccl_forest_workspace_bytes(params->algorithm, width, height);
+  const size_t bytes = gpuccl_forest_workspace_bytes(params, width, height);
   if (st != GPUCCL_OK || bytes <= c->forest_ws_bytes)
     return st;
   dev_free(c->forest_ws);
@@ -588,6 +590,10 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   LAUNCH(cub::DeviceScan::ExclusiveSum(c->temp, bytes, c->count, c->offset,
                                        (int)(c->n_words + 1), c->stream),
          "id scan");
+  if (c->feat.value) /* segments mode: each component's value */
+    LAUNCH(forest_launch_segment_values(f, c->offset, c->rootmask,
+                                        c->feat.value, c->stream),
+           "segment values");
   LAUNCH(ha4_launch_features(f, p, c->offset, c->rootmask, c->feat, c->stream),
          "features");
   if (params->want_labels)
@@ -619,7 +625,17 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
   c->timed = false;
   CK(cudaSetDevice(c->device), "selecting the device");
-  GpucclStatus st = ensure_size(c, image->width, image->height, error);
+  /* Segments mode runs Stava and Benes with its own parameters. */
+  const bool segments = params->mode == GPUCCL_MODE_SEGMENTS;
+  GpucclParams seg_params;
+  if (segments) {
+    GpucclStatus st = gpuccl_forest_segments_params(params, &seg_params, error);
+    if (st != GPUCCL_OK)
+      return st;
+    params = &seg_params;
+  }
+  GpucclStatus st =
+      ensure_size(c, image->width, image->height, segments, error);
   const size_t n_pixels = (size_t)image->width * image->height;
   if (st == GPUCCL_OK && params->want_labels)
     st = ensure_labels(c, n_pixels, error);
@@ -640,6 +656,10 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   f.words = c->words;
   f.L = c->L;
   f.bits = c->bits;
+  const ForestSegments seg = gpuccl_forest_segments(
+      params, c->forest_ws, image->width, image->height);
+  f.cuts = seg.cuts;
+  c->feat.value = seg.values;
   f.threshold = params->threshold;
   f.d_threshold =
       params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU ? c->d_threshold
@@ -654,7 +674,8 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   f.channel_offset = params->channel == GPUCCL_CHANNEL_RED     ? image->offset_r
                      : params->channel == GPUCCL_CHANNEL_GREEN ? image->offset_g
                                                                : image->offset_b;
-  const int p = params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2
+  const int p = segments                                      ? 1 /* cuts */
+                : params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2
                 : params->algorithm == GPUCCL_ALGORITHM_HA4  ? 1
                 : default_pixels_per_thread(params->connectivity);
 

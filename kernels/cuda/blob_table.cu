@@ -68,6 +68,7 @@ __global__ void __launch_bounds__(BLOB_TILE)
       b.y0 = feat.first_y[id];
       b.x1 = feat.max_x[id];
       b.y1 = feat.max_y[id];
+      b.value = feat.value ? feat.value[id] : 1u; /* gpuccl.h */
       b.area = area;
       b.sum_x = feat.sum_x[id];
       b.sum_y = feat.sum_y[id];

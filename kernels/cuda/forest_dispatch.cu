@@ -19,10 +19,14 @@ static bool pixel_based(GpucclAlgorithm a)
 static const char *algorithm_name(GpucclAlgorithm a)
 {
   switch (a) {
+  case GPUCCL_ALGORITHM_HA4: return "HA4";
+  case GPUCCL_ALGORITHM_HA4_64: return "HA4_64";
   case GPUCCL_ALGORITHM_BUF: return "BUF";
   case GPUCCL_ALGORITHM_BUF_IC: return "BUF_IC";
   case GPUCCL_ALGORITHM_BKE: return "BKE";
   case GPUCCL_ALGORITHM_BKE_IC: return "BKE_IC";
+  case GPUCCL_ALGORITHM_OUF: return "OUF";
+  case GPUCCL_ALGORITHM_HYBRID3: return "HYBRID3";
   default: return "?";
   }
 }
@@ -46,13 +50,37 @@ GpucclStatus gpuccl_forest_check(const GpucclParams *params,
   return GPUCCL_OK;
 }
 
+GpucclStatus gpuccl_forest_segments_params(const GpucclParams *in,
+                                           GpucclParams *out,
+                                           GpucclError *error)
+{
+  *out = *in;
+  if (in->algorithm == GPUCCL_ALGORITHM_DEFAULT)
+    out->algorithm = GPUCCL_ALGORITHM_STAVA_BENES;
+  if (out->algorithm != GPUCCL_ALGORITHM_STAVA_BENES)
+    return gpuccl_set_error(
+        error, GPUCCL_ERROR_UNSUPPORTED,
+        "segments mode (equal values connect) runs on CUDA with algorithm "
+        "STAVA_BENES (or DEFAULT) only, not %s",
+        algorithm_name(in->algorithm));
+  out->threshold = 0;
+  out->invert = false;
+  out->auto_threshold = GPUCCL_AUTO_THRESHOLD_NONE;
+  return GPUCCL_OK;
+}
+
+size_t gpuccl_forest_segments_max_components(int width, int height)
+{
+  return (size_t)width * height;
+}
+
 static size_t align256(size_t n)
 {
   return (n + 255) & ~(size_t)255;
 }
 
 /* Workspace layout: parent, first (nodes each), then BKE's info bytes or
- * HYBRID3's flag. */
+ * HYBRID3's flag; in segments mode the cuts and values follow. */
 static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
                           int width, int height, int pitch)
 {
@@ -76,13 +104,43 @@ static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
   return g;
 }
 
-size_t gpuccl_forest_workspace_bytes(GpucclAlgorithm algorithm, int width,
-                                     int height)
+static size_t forest_bytes(GpucclAlgorithm algorithm, int width, int height)
 {
   const int pitch = (width + 63) & ~63; /* as the backend's */
   const Forest g = make_forest(algorithm, nullptr, width, height, pitch);
   const size_t nodes = (size_t)g.fpitch * g.frows;
   return 2 * align256(nodes * 4) + align256(nodes > 4 ? nodes : 4);
+}
+
+/* The cut mask: one word per 32 pixels of a pitch-wide row. */
+static size_t cuts_bytes(int width, int height)
+{
+  const int pitch = (width + 63) & ~63;
+  return align256((size_t)height * (pitch / 32) * 4);
+}
+
+size_t gpuccl_forest_workspace_bytes(const GpucclParams *params, int width,
+                                     int height)
+{
+  size_t bytes = forest_bytes(params->algorithm, width, height);
+  if (params->mode == GPUCCL_MODE_SEGMENTS)
+    bytes += cuts_bytes(width, height) +
+             align256(gpuccl_forest_segments_max_components(width, height) *
+                      4);
+  return bytes;
+}
+
+ForestSegments gpuccl_forest_segments(const GpucclParams *params,
+                                      void *workspace, int width, int height)
+{
+  ForestSegments s = {};
+  if (params->mode != GPUCCL_MODE_SEGMENTS)
+    return s;
+  uint8_t *p = static_cast<uint8_t *>(workspace) +
+               forest_bytes(params->algorithm, width, height);
+  s.cuts = reinterpret_cast<uint32_t *>(p);
+  s.values = reinterpret_cast<uint32_t *>(p + cuts_bytes(width, height));
+  return s;
 }
 
 #define TRY(expr)                                                             \

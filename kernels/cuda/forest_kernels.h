@@ -11,7 +11,14 @@
  * HA4's: root flags + scan (dense ids in raster order), features, the blob
  * table with its filters, relabeling. No labeling logic is copied.
  *
- * backend_cuda.cu calls only the four gpuccl_forest_* functions below. */
+ * Segments mode (GPUCCL_MODE_SEGMENTS, label maps), Stava and Benes only:
+ * f.cuts is set, the bitmask means "value non-zero", neighbours connect
+ * when their values are equal (forest_values.cuh), the pieces of HA4's tail
+ * also start at the cuts (ha4_piece_starts), and the blob table gets each
+ * component's value (Ha4Features::value, filled by Adapter 3).
+ *
+ * backend_cuda.cu calls only the gpuccl_forest_* functions below and,
+ * in segments mode, forest_launch_segment_values. */
 #ifndef GPUCCL_FOREST_KERNELS_H
 #define GPUCCL_FOREST_KERNELS_H
 
@@ -43,9 +50,30 @@ bool gpuccl_forest_algorithm(GpucclAlgorithm algorithm);
 GpucclStatus gpuccl_forest_check(const GpucclParams *params,
                                  GpucclError *error);
 
-/* Device workspace the algorithm needs for a width x height image. */
-size_t gpuccl_forest_workspace_bytes(GpucclAlgorithm algorithm, int width,
+/* Segments mode: *out = *in with the algorithm resolved (DEFAULT becomes
+ * STAVA_BENES) and the binarisation parameters neutral (no Otsu, threshold
+ * 0, as reported); GPUCCL_ERROR_UNSUPPORTED for any other algorithm. */
+GpucclStatus gpuccl_forest_segments_params(const GpucclParams *in,
+                                           GpucclParams *out,
+                                           GpucclError *error);
+
+/* Most components of a width x height image in segments mode: every pixel
+ * (four values tiled 2x2 touch no equal neighbour, even 8-connected). */
+size_t gpuccl_forest_segments_max_components(int width, int height);
+
+/* Device workspace params->algorithm (and mode) needs for a width x height
+ * image. */
+size_t gpuccl_forest_workspace_bytes(const GpucclParams *params, int width,
                                      int height);
+
+/* Segments mode: the cut mask (f.cuts) and the per-component values
+ * (Ha4Features::value) inside the workspace; both NULL in binary mode. */
+struct ForestSegments {
+  uint32_t *cuts;
+  uint32_t *values;
+};
+ForestSegments gpuccl_forest_segments(const GpucclParams *params,
+                                      void *workspace, int width, int height);
 
 /* Binarise into f.bits, label, and leave f.L as HA4's border merging
  * would: the launches of one frame, on `stream`, no sync. */
@@ -57,7 +85,8 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
 /* ---- the steps, one kernel each (launchers) ---- */
 
 /* Binarisation (threshold fused) into HA4's bitmask image, one warp per
- * 32-pixel word; bits past the width are 0. */
+ * 32-pixel word; bits past the width are 0. Segments mode: value non-zero,
+ * and the cuts into f.cuts. */
 cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream);
 
 /* Adapter 1: each pixel that can be its component's first (no earlier
@@ -69,6 +98,13 @@ cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
 /* Adapter 2: L at every piece start = first[root]. */
 cudaError_t forest_launch_segment_links(const Ha4Frame &f, const Forest &g,
                                         cudaStream_t stream);
+
+/* Adapter 3, segments mode, after HA4's root flags and id scan: value[id]
+ * = the sample at each component's first pixel. */
+cudaError_t forest_launch_segment_values(const Ha4Frame &f,
+                                         const uint32_t *offset,
+                                         const uint32_t *rootmask,
+                                         uint32_t *value, cudaStream_t stream);
 
 /* BUF (Alg. 2 of Allegretti et al.): Initialization, Merge, Compression.
  * Initialization (every node its own tree, first[] = UINT32_MAX) also

@@ -10,8 +10,12 @@
  * with no foreground neighbour before it in raster order (left, and the
  * row above) can be first, and those few candidates take the minimum of
  * their addresses per forest root. Then every piece start points at it,
- * and it at itself (it is a piece start: its left neighbour is clear). */
-#include "forest_kernels.h"
+ * and it at itself (it is a piece start: its left neighbour is clear).
+ *
+ * Segments mode: neighbours connect only with equal values
+ * (forest_values.cuh), pieces also start at the cuts (ha4_common.cuh), and
+ * Adapter 3 gives each component its value once the ids are known. */
+#include "forest_values.cuh"
 
 __device__ __forceinline__ uint32_t forest_root(const Forest &g, int x, int y)
 {
@@ -19,42 +23,27 @@ __device__ __forceinline__ uint32_t forest_root(const Forest &g, int x, int y)
                   (uint32_t)((y >> g.shift) * g.fpitch + (x >> g.shift)));
 }
 
-/* Adapter 1: candidates for the first pixel. */
+/* Adapter 1: candidates for the first pixel: set, and no connected
+ * neighbour to the left or in the row above. */
 __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
     forest_first_pixel(Ha4Frame f, Forest g)
 {
   const int word = blockIdx.x * blockDim.y + threadIdx.y;
-  const int y = blockIdx.y, i = threadIdx.x;
+  const int y = blockIdx.y;
   if (word >= f.words)
     return;
-  const size_t w = (size_t)y * f.words + word;
-  const uint32_t m = f.bits[w];
-  if (!((m >> i) & 1u))
+  const int x = word * 32 + (int)threadIdx.x;
+  const uint32_t v = forest_value(f, x, y);
+  if (!v || forest_value(f, x - 1, y) == v || forest_value(f, x, y - 1) == v)
     return;
-  const bool left = i > 0 ? (m >> (i - 1)) & 1u
-                          : word > 0 && (f.bits[w - 1] >> 31);
-  if (left)
+  if (f.conn8 &&
+      (forest_value(f, x - 1, y - 1) == v || forest_value(f, x + 1, y - 1) == v))
     return;
-  if (y > 0) {
-    const uint32_t u = f.bits[w - f.words];
-    if ((u >> i) & 1u)
-      return;
-    if (f.conn8) {
-      const bool ul = i > 0 ? (u >> (i - 1)) & 1u
-                            : word > 0 && (f.bits[w - f.words - 1] >> 31);
-      const bool ur = i < 31 ? (u >> (i + 1)) & 1u
-                             : word + 1 < f.words &&
-                                   (f.bits[w - f.words + 1] & 1u);
-      if (ul || ur)
-        return;
-    }
-  }
-  const int x = word * 32 + i;
   atomicMin(g.first + forest_root(g, x, y), (uint32_t)y * f.pitch + x);
 }
 
 /* Adapter 2: L at every piece start (a set bit whose left neighbour in its
- * 32-bit word is clear, as HA4's strip labeling writes them). */
+ * 32-bit word is clear, as HA4's strip labeling writes them, or a cut). */
 __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
     forest_segment_links(Ha4Frame f, Forest g)
 {
@@ -62,11 +51,30 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   const int y = blockIdx.y, i = threadIdx.x;
   if (word >= f.words)
     return;
-  const uint32_t m = f.bits[(size_t)y * f.words + word];
-  if (!((m >> i) & 1u) || (i > 0 && ((m >> (i - 1)) & 1u)))
+  const size_t w = (size_t)y * f.words + word;
+  if (!((ha4_piece_starts<1>(f.bits[w], f.cuts, w) >> i) & 1u))
     return;
   const int x = word * 32 + i;
   f.L[(uint32_t)y * f.pitch + x] = g.first[forest_root(g, x, y)];
+}
+
+/* Adapter 3 (segments mode, after the root flags and the id scan): each
+ * root, the first pixel of its component, writes the component's value at
+ * its dense id, for the blob table. One warp per bitmask word. */
+__global__ void __launch_bounds__(HA4_BLOCK_W * 8)
+    forest_segment_values(Ha4Frame f, const uint32_t *offset,
+                          const uint32_t *rootmask, uint32_t *value)
+{
+  const int word = blockIdx.x * blockDim.y + threadIdx.y;
+  const int y = blockIdx.y, i = threadIdx.x;
+  if (word >= f.words)
+    return;
+  const size_t w = (size_t)y * f.words + word;
+  if (!((rootmask[w] >> i) & 1u))
+    return;
+  const uint32_t root = (uint32_t)(w * 32 + i);
+  value[ha4_component_id(offset, rootmask, root)] =
+      forest_sample_value(f, word * 32 + i, y);
 }
 
 static dim3 word_grid(const Ha4Frame &f)
@@ -86,5 +94,15 @@ cudaError_t forest_launch_segment_links(const Ha4Frame &f, const Forest &g,
 {
   forest_segment_links<<<word_grid(f), dim3(HA4_BLOCK_W, 8), 0, stream>>>(f,
                                                                           g);
+  return cudaGetLastError();
+}
+
+cudaError_t forest_launch_segment_values(const Ha4Frame &f,
+                                         const uint32_t *offset,
+                                         const uint32_t *rootmask,
+                                         uint32_t *value, cudaStream_t stream)
+{
+  forest_segment_values<<<word_grid(f), dim3(HA4_BLOCK_W, 8), 0, stream>>>(
+      f, offset, rootmask, value);
   return cudaGetLastError();
 }

@@ -32,6 +32,10 @@ struct Ha4Frame {
   int words;            /* 32-bit bitmask words per row = pitch / 32 */
   uint32_t *L;          /* equivalence forest, height * pitch */
   uint32_t *bits;       /* foreground bitmask, height * words */
+  /* GPUCCL_MODE_SEGMENTS only (forest_kernels.h), NULL in binary mode: laid
+   * out like bits, a set bit where a pixel and its left neighbour are both
+   * set but differ in value, so a segment piece starts there too. */
+  uint32_t *cuts;
   /* binarisation */
   int threshold;           /* used when d_threshold is NULL */
   const int *d_threshold;  /* Otsu's threshold, computed on the device */
@@ -199,6 +203,7 @@ struct Ha4Features {
   uint32_t *first_y; /* row of the root = top row (MINy of the paper) */
   uint32_t *max_x, *inv_min_x, *max_y;
   unsigned long long *sum_x, *sum_y;
+  uint32_t *value; /* segments mode: each component's value, else NULL */
 };
 
 /* Mask type of a variant: P pixels per thread, 32 * P per warp row. */
@@ -226,6 +231,31 @@ ha4_load_mask(const uint32_t *bits, size_t word)
     return bits[word];
   else
     return reinterpret_cast<const unsigned long long *>(bits)[word];
+}
+
+/* The segment pieces of a bitmask word: the set bits whose left neighbour
+ * in the word is clear start one, and so do the cuts in segments mode
+ * (cuts NULL otherwise). A piece runs up to the next start or clear bit:
+ * its length from start b is ha4_end_distance(mask & ~starts, b). */
+template <int P>
+__device__ __forceinline__ typename Ha4Mask<P>::type
+ha4_piece_starts(typename Ha4Mask<P>::type mask, const uint32_t *cuts,
+                 size_t word)
+{
+  typename Ha4Mask<P>::type starts = mask & ~(mask << 1);
+  if (cuts)
+    starts |= ha4_load_mask<P>(cuts, word);
+  return starts;
+}
+
+/* The start of the piece holding set bit b: the highest start <= b. */
+__device__ __forceinline__ int ha4_piece_start_bit(uint32_t starts, int b)
+{
+  return 31 - gpuccl_clz32(starts & (0xffffffffu >> (31 - b)));
+}
+__device__ __forceinline__ int ha4_piece_start_bit(uint64_t starts, int b)
+{
+  return 63 - gpuccl_clz64(starts & (~0ull >> (63 - b)));
 }
 
 #endif /* GPUCCL_HA4_COMMON_CUH */

@@ -59,7 +59,8 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   const int lane = threadIdx.x;
   const int b = ha4_thread_bit(mask, lane);
   /* Only the start of each segment piece works. */
-  const bool start = ha4_bit(mask, b) && (b == 0 || !ha4_bit(mask, b - 1));
+  const Mask starts = ha4_piece_starts<P>(mask, f.cuts, w);
+  const bool start = ha4_bit(starts, b);
   const uint32_t k = (uint32_t)(w * 32 * P + b);
   const uint32_t y = (uint32_t)(w / words_per_row);
   uint32_t id = 0xffffffffu;
@@ -68,7 +69,7 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
     const uint32_t root = f.L[k]; /* compressed by root flags */
     id = ha4_component_id(offset, rootmask, root);
     const uint32_t x = k - y * f.pitch;
-    const uint32_t count = ha4_end_distance(mask, b);
+    const uint32_t count = ha4_end_distance(mask & ~starts, b);
     s.area = count;
     s.sum_x = gpuccl_run_sum(x, count);
     s.sum_y = (unsigned long long)y * count;

@@ -19,7 +19,8 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   const Mask mask = ha4_load_mask<P>(f.bits, w);
   const int b = ha4_thread_bit(mask, tx);
   const bool set = ha4_bit(mask, b);
-  const int start = set ? b - ha4_start_distance(mask, b) : b;
+  const int start =
+      set ? ha4_piece_start_bit(ha4_piece_starts<P>(mask, f.cuts, w), b) : b;
   uint32_t label = 0;
   if (set && start == b) {
     const uint32_t root = f.L[(uint32_t)(w * 32 * P + b)];

@@ -12,8 +12,8 @@
 #include "ha4_kernels.h"
 
 __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
-    ha4_root_flags(const uint32_t *bits, uint32_t *L, size_t n_words,
-                   uint32_t *rootmask, uint32_t *count)
+    ha4_root_flags(const uint32_t *bits, const uint32_t *cuts, uint32_t *L,
+                   size_t n_words, uint32_t *rootmask, uint32_t *count)
 {
   const size_t w = (size_t)blockIdx.x * blockDim.y + threadIdx.y;
   if (w >= n_words) /* warp-uniform */
@@ -21,7 +21,7 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   const int i = threadIdx.x;
   const uint32_t mask = bits[w];
   bool root = false;
-  if ((mask >> i) & 1u && (i == 0 || !((mask >> (i - 1)) & 1u))) {
+  if ((ha4_piece_starts<1>(mask, cuts, w) >> i) & 1u) {
     const uint32_t k = (uint32_t)(w * 32 + i);
     const uint32_t r = ha4_find(L, k);
     if (r != k)
@@ -41,6 +41,6 @@ cudaError_t ha4_launch_root_flags(const Ha4Frame &f, uint32_t *rootmask,
   const size_t n_words = (size_t)f.height * f.words;
   dim3 block(HA4_BLOCK_W, 8);
   ha4_root_flags<<<(unsigned)((n_words + 7) / 8), block, 0, stream>>>(
-      f.bits, f.L, n_words, rootmask, count);
+      f.bits, f.cuts, f.L, n_words, rootmask, count);
   return cudaGetLastError();
 }

@@ -4,8 +4,12 @@
  * connected neighbours in the tile and links its tree's root to it
  * (atomicMin), then jumps to its root. (The paper's pseudocode leaves the
  * loop when sChanged == 1; it must leave when nothing changed.) The local
- * root becomes a global pixel address. */
-#include "block_mask.cuh"
+ * root becomes a global pixel address.
+ *
+ * Connected means equal non-zero values (forest_values.cuh), the paper's
+ * sSegs test: in binary mode the values are the foreground bits, in
+ * segments mode the samples themselves (its multi-valued mode). */
+#include "forest_values.cuh"
 
 __device__ __forceinline__ int sb_find(const volatile int *lab, int a)
 {
@@ -19,12 +23,12 @@ __global__ void __launch_bounds__(SB_TILE *SB_TILE)
     sb_tile_labeling(Ha4Frame f, Forest g)
 {
   __shared__ volatile int lab[SB_TILE * SB_TILE];
-  __shared__ bool fg[SB_TILE * SB_TILE];
+  __shared__ uint32_t val[SB_TILE * SB_TILE];
   __shared__ int changed;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * SB_TILE + tx;
   const int x = blockIdx.x * SB_TILE + tx, y = blockIdx.y * SB_TILE + ty;
-  const bool me = pixel_fg(f, x, y);
-  fg[tid] = me;
+  const uint32_t me = forest_value(f, x, y);
+  val[tid] = me;
   int label = tid;
   __syncthreads();
   for (;;) {
@@ -43,7 +47,7 @@ __global__ void __launch_bounds__(SB_TILE *SB_TILE)
           if (nx < 0 || ny < 0 || nx >= SB_TILE || ny >= SB_TILE)
             continue;
           const int n = ny * SB_TILE + nx;
-          if (fg[n])
+          if (val[n] == me)
             nl = min(nl, lab[n]);
         }
     __syncthreads();

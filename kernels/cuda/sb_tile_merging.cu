@@ -7,8 +7,9 @@
  * paper's plain Union repeats until sChanged stays 0; and threads are one
  * per border pixel over the whole level rather than a block per group of
  * 16 tiles. The border flattening of its Kernel 3 is left out: the unions
- * find roots themselves. */
-#include "block_mask.cuh"
+ * find roots themselves. Connected means equal non-zero values
+ * (forest_values.cuh), so the segments mode merges only equal classes. */
+#include "forest_values.cuh"
 
 __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
                                 int tiles_x, long n)
@@ -33,18 +34,19 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
     ex = 0;
     ey = 1;
   }
-  if (!pixel_fg(f, x, y))
+  const uint32_t v = forest_value(f, x, y);
+  if (!v)
     return;
   const uint32_t k = pixel_node(f, x, y);
-  if (pixel_fg(f, x + ex, y + ey))
+  if (forest_value(f, x + ex, y + ey) == v)
     ha4_merge(g.parent, k, pixel_node(f, x + ex, y + ey));
   if (f.conn8) {
     /* The two diagonal neighbours across the border. */
     const int ax = x + ex - ey, ay = y + ey - ex;
     const int bx = x + ex + ey, by = y + ey + ex;
-    if (pixel_fg(f, ax, ay))
+    if (forest_value(f, ax, ay) == v)
       ha4_merge(g.parent, k, pixel_node(f, ax, ay));
-    if (pixel_fg(f, bx, by))
+    if (forest_value(f, bx, by) == v)
       ha4_merge(g.parent, k, pixel_node(f, bx, by));
   }
 }

@@ -30,7 +30,7 @@ export GPUCCL_TEST_BACKEND="${GPUCCL_TEST_BACKEND:-cuda}"
 export GST_DEBUG="${GST_DEBUG:-*:2}"
 
 failed=0 skipped=0 total=0
-for t in meta lifecycle draw; do
+for t in meta lifecycle draw segments; do
   total=$((total + 1))
   "$build/tests/element/test-element-$t"
   rc=$?
