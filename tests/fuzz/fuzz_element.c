@@ -8,11 +8,9 @@
  * libFuzzer's leak check); a whole frame with sane properties must come out
  * with its ROI metas inside the frame and no more than max-blobs of them.
  *
- * Overlay work is kept to a budget per frame (line_width_cap() says how):
- * without it, one input in a hundred (a noise frame of ~300 a side with
- * crosses 32 px thick: 10^4 blobs, 10^4 px each) took seconds under the
- * sanitizers and made most of the fuzzer's time. */
+ * Overlay work is kept to a budget per frame (fuzz_budget.h). */
 #include "frames.h"
+#include "fuzz_budget.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
 
@@ -52,23 +50,15 @@ typedef struct {
   GstVideoInfo info;
 } Caps;
 
-/* Overlay pixels one frame may cost at most: a centroid cross of line
- * width w covers up to 2 (6w + 1) w <= 14 w^2 pixels, and a frame of n
- * pixels has at most (n + 1) / 2 blobs (a checkerboard). Every width 1..40
- * stays reachable on frames up to 54x54 (64x64: up to 34); larger frames
- * get narrower lines (400x400: up to 5), which draw through the same
- * clipping and format code. Boxes are drawn inside their blob's box, so
- * they cost less than its area; labels one write per pixel. */
-#define CROSS_PIXEL_BUDGET (1u << 25)
-
+/* The line width within the overlay budget (fuzz_budget.h) for a frame of
+ * these caps, before knowing its blobs: at most (n + 1) / 2 of them in n
+ * pixels (a checkerboard). Every width 1..40 stays reachable up to 54x54
+ * (64x64: up to 34, 400x400: up to 5). */
 static gint
 line_width_cap (const Caps * c, gint wanted)
 {
-  guint64 blobs = ((guint64) c->width * c->height + 1) / 2;
-  gint w = wanted;
-  while (w > 1 && 14ull * (guint64) w * (guint64) w * blobs > CROSS_PIXEL_BUDGET)
-    w--;
-  return w;
+  return fuzz_line_width_cap (((guint64) c->width * c->height + 1) / 2,
+      wanted);
 }
 
 static void

@@ -9,12 +9,14 @@
  * pixels (adjacent foreground pixels share a label, each label is one
  * connected region, labels 1..N in raster order) and the blob table against
  * the label image (areas, boxes, sums, filters, max-blobs). Overlays drawn
- * afterwards must stay inside their frame, never touch the stride padding
- * and, for boxes alone, stay inside the blobs' boxes.
+ * afterwards (line width narrowed to a budget, fuzz_budget.h) must stay
+ * inside their frame, never touch the stride padding and, for boxes alone,
+ * stay inside the blobs' boxes.
  *
  * Built with -fsanitize=fuzzer,address,undefined under clang; with any
  * other compiler it links fuzz_replay.c and replays its input files. */
 #define _GNU_SOURCE /* qsort_r */
+#include "fuzz_budget.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
 
@@ -360,6 +362,8 @@ static void check_draw(GpucclContext *ctx, FuzzBytes *in,
   dp.g = fuzz_u8(in);
   dp.b = fuzz_u8(in);
   dp.line_width = fuzz_range(in, -1, 40);
+  /* Narrowed to the overlay budget for this many blobs (fuzz_budget.h). */
+  dp.line_width = fuzz_line_width_cap(r->n_blobs, dp.line_width);
   uint8_t *before = malloc(ff.size[0]);
   FUZZ_CHECK(before, "out of memory");
   memcpy(before, ff.f.data[0], ff.size[0]);
