@@ -50,10 +50,11 @@ for group in "$@"; do
     step sanitize 420 tests/gpu/sanitize.sh "$build" "$out/sanitize"
     step sanitize-draw 120 compute-sanitizer --tool memcheck --leak-check full \
       --error-exitcode 99 "$build/tests/gpu/test-gpu-draw" --reduced
-    step sanitize-segments 300 sh -c "compute-sanitizer --tool memcheck \
-      --error-exitcode 99 $build/tests/algorithms/test-segments-gpu --reduced \
-      && compute-sanitizer --tool racecheck --error-exitcode 99 \
-      $build/tests/algorithms/test-segments-gpu --reduced"
+    # mode=segments (Stava-Benes comparing values, the tail's cuts).
+    for tool in memcheck racecheck; do
+      step "sanitize-segments-$tool" 300 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$build/tests/algorithms/test-segments-gpu" --reduced
+    done
     # A pipeline run under memcheck: the element's metadata tests on CUDA.
     step sanitize-element 300 env GPUCCL_TEST_BACKEND=cuda CK_FORK=no \
       compute-sanitizer --tool memcheck --error-exitcode 99 \
