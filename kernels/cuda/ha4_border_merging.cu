@@ -5,11 +5,14 @@
  * adds the diagonal neighbours.
  *
  * Horizontal borders: one warp per 32-bit word of the first row of each
- * strip, reading the bitmask image (not the raw pixels again); merges only
+ * strip (every HA4_STRIP_H rows), reading the bitmask image (not the raw pixels again); merges only
  * at segment starts, as in the paper. The pixel left of bit 0 comes from the
  * previous word, whose piece start holds a valid L entry.
- * Vertical borders: one thread per (row, tile border). */
+ * Vertical borders: one thread per (row, tile border), in blocks of their
+ * own. */
 #include "ha4_kernels.h"
+
+#define BORDER_WARPS 4 /* warps per block: words of one border */
 
 /* Address of the start of the 32-bit piece holding the set pixel at
  * address kj, bit j of `mask`; j = -1 is bit 31 of `prev`, the word to the
@@ -22,6 +25,24 @@ __device__ __forceinline__ uint32_t piece_start(uint32_t mask, uint32_t prev,
   return kj - gpuccl_start_distance32(mask, j);
 }
 
+/* One warp's merges, at most one per lane: merged as parents (a piece
+ * start points at its tile root), and a pair of trees met by several lanes
+ * is merged once. On dense noise most lanes of a border word join the same
+ * two tile trees, and every merge walks to the same hot roots in L2. */
+__device__ __forceinline__ void merge_warp(uint32_t *L, bool has, uint32_t a,
+                                           uint32_t b)
+{
+  const uint32_t pa = has ? __ldcg(L + a) : 0u;
+  const uint32_t pb = has ? __ldcg(L + b) : 0u;
+  const unsigned long long key =
+      has ? (unsigned long long)min(pa, pb) << 32 | max(pa, pb) : ~0ull;
+  const unsigned same = __match_any_sync(HA4_FULL, key);
+  if (has && pa != pb && (int)threadIdx.x == __ffs(same) - 1)
+    ha4_merge(L, pa, pb);
+}
+
+/* The rules are exclusive (4-adjacency needs both pixels, each diagonal
+ * one of them), so a lane has one merge at most. Called by whole warps. */
 __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
 {
   const int i = threadIdx.x;
@@ -33,14 +54,21 @@ __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
   const bool by = (my >> i) & 1u, bu = (mu >> i) & 1u;
   const bool ly = i > 0 ? (my >> (i - 1)) & 1u : py >> 31;
   const bool lu = i > 0 ? (mu >> (i - 1)) & 1u : pu >> 31;
-  if (by && bu && (!ly || !lu))
-    ha4_merge(f.L, piece_start(my, py, i, k), piece_start(mu, pu, i, ku));
-  if (f.conn8) {
-    if (by && !ly && lu && !bu)
-      ha4_merge(f.L, k, piece_start(mu, pu, i - 1, ku - 1));
-    if (bu && !lu && ly && !by)
-      ha4_merge(f.L, ku, piece_start(my, py, i - 1, k - 1));
+  bool has = true;
+  uint32_t a = 0, b = 0;
+  if (by && bu && (!ly || !lu)) {
+    a = piece_start(my, py, i, k);
+    b = piece_start(mu, pu, i, ku);
+  } else if (f.conn8 && by && !ly && lu && !bu) {
+    a = k;
+    b = piece_start(mu, pu, i - 1, ku - 1);
+  } else if (f.conn8 && bu && !lu && ly && !by) {
+    a = ku;
+    b = piece_start(my, py, i - 1, k - 1);
+  } else {
+    has = false;
   }
+  merge_warp(f.L, has, a, b);
 }
 
 __device__ void merge_tile_border(const Ha4Frame &f, int y, int x)
@@ -61,23 +89,25 @@ __device__ void merge_tile_border(const Ha4Frame &f, int y, int x)
   }
 }
 
-/* blockIdx.y < strip borders: one horizontal border; the last row of
- * blocks walks the vertical tile borders. */
-__global__ void __launch_bounds__(HA4_BLOCK_W *HA4_BLOCK_H)
-    ha4_border_merging(Ha4Frame f, int n_borders, int n_tile_borders)
+/* Blocks [0, n_h): BORDER_WARPS words of one horizontal border each; the
+ * rest: one thread per (row, tile border). The vertical borders get a grid
+ * of their own: their merges are chains of dependent L2 round trips, and a
+ * few threads looping over all rows left most of the GPU idle. */
+__global__ void __launch_bounds__(HA4_BLOCK_W *BORDER_WARPS)
+    ha4_border_merging(Ha4Frame f, int blocks_per_border, int n_h,
+                       int n_tile_borders)
 {
-  if ((int)blockIdx.y < n_borders) {
-    const int w = blockIdx.x * HA4_BLOCK_H + threadIdx.y;
-    const int y = (blockIdx.y + 1) * HA4_BLOCK_H;
+  const int block = blockIdx.x;
+  if (block < n_h) {
+    const int w = (block % blocks_per_border) * BORDER_WARPS + threadIdx.y;
+    const int y = (block / blocks_per_border + 1) * HA4_STRIP_H;
     if (w < f.words)
       merge_strip_border(f, w, y);
     return;
   }
-  const long total = (long)n_tile_borders * f.height;
-  const long step = (long)gridDim.x * blockDim.x * blockDim.y;
-  for (long t = (long)blockIdx.x * blockDim.x * blockDim.y +
-                threadIdx.y * blockDim.x + threadIdx.x;
-       t < total; t += step)
+  const long t = (long)(block - n_h) * blockDim.x * blockDim.y +
+                 threadIdx.y * blockDim.x + threadIdx.x;
+  if (t < (long)n_tile_borders * f.height)
     merge_tile_border(f, (int)(t / n_tile_borders),
                       (int)(t % n_tile_borders + 1) * HA4_TILE_W);
 }
@@ -85,14 +115,17 @@ __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_BLOCK_H)
 cudaError_t ha4_launch_border_merging(const Ha4Frame &f, int sm_count,
                                       cudaStream_t stream)
 {
-  const int n_borders = (f.height - 1) / HA4_BLOCK_H;
+  const int n_borders = (f.height - 1) / HA4_STRIP_H;
   const int n_tile_borders = (f.width - 1) / HA4_TILE_W;
   if (n_borders == 0 && n_tile_borders == 0)
     return cudaSuccess;
-  int gx = (f.words + HA4_BLOCK_H - 1) / HA4_BLOCK_H;
   (void)sm_count;
-  dim3 block(HA4_BLOCK_W, HA4_BLOCK_H);
-  dim3 grid(gx, n_borders + (n_tile_borders > 0 ? 1 : 0));
-  ha4_border_merging<<<grid, block, 0, stream>>>(f, n_borders, n_tile_borders);
+  const int threads = HA4_BLOCK_W * BORDER_WARPS;
+  const int blocks_per_border = (f.words + BORDER_WARPS - 1) / BORDER_WARPS;
+  const int n_h = n_borders * blocks_per_border;
+  const long n_v = ((long)n_tile_borders * f.height + threads - 1) / threads;
+  dim3 block(HA4_BLOCK_W, BORDER_WARPS);
+  ha4_border_merging<<<(unsigned)(n_h + n_v), block, 0, stream>>>(
+      f, blocks_per_border, n_h, n_tile_borders);
   return cudaGetLastError();
 }

@@ -19,7 +19,11 @@
 #include "ha4_bits.h"
 
 #define HA4_BLOCK_W 32 /* a warp: one row of a strip */
-#define HA4_BLOCK_H 4  /* rows per strip */
+/* Rows per strip: strip labeling merges a whole 256 x 16 tile inside shared
+ * memory, so the taller the strip, the fewer unions reach global memory
+ * (border merging) and the flatter the global forest; 16 warps and 16 KB of
+ * labels per block still leave four blocks per SM. */
+#define HA4_STRIP_H 16
 #define HA4_TILE_W 256 /* pixels of a strip handled by one block */
 #define HA4_FULL 0xffffffffu
 
@@ -99,6 +103,32 @@ __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
   return label;
 }
 
+/* Where a union-find forest lives. Global: loads bypass L1, other blocks'
+ * atomics land in L2. Shared: one block's tile (strip labeling); every
+ * access is an atomic, so each step sees what other warps' atomics wrote
+ * and racecheck sees no plain access racing with them. Halving lowers a
+ * link with atomicMin there: never above a concurrent merge's link. */
+struct Ha4Global {
+  static __device__ __forceinline__ uint32_t load(uint32_t *p)
+  {
+    return __ldcg(p);
+  }
+  static __device__ __forceinline__ void lower(uint32_t *p, uint32_t v)
+  {
+    *p = v;
+  }
+};
+struct Ha4Shared {
+  static __device__ __forceinline__ uint32_t load(uint32_t *p)
+  {
+    return atomicAdd(p, 0u);
+  }
+  static __device__ __forceinline__ void lower(uint32_t *p, uint32_t v)
+  {
+    atomicMin(p, v);
+  }
+};
+
 /* The root of `x` during merging, halving the path (each visited node is
  * pointed at its grandparent): dense noise otherwise builds chains
  * thousands of nodes deep. The stores only replace a parent by one of its
@@ -106,26 +136,28 @@ __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
  * intermediate pointer jumping): a link written by atomicMin and then
  * overwritten is redone by the merge that wrote it, which continues with
  * the old parent. */
+template <class Mem = Ha4Global>
 __device__ __forceinline__ uint32_t ha4_find_halving(uint32_t *L, uint32_t x)
 {
   for (;;) {
-    const uint32_t p = __ldcg(L + x);
+    const uint32_t p = Mem::load(L + x);
     if (p == x)
       return x;
-    const uint32_t g = __ldcg(L + p);
+    const uint32_t g = Mem::load(L + p);
     if (g == p)
       return p;
-    L[x] = g;
+    Mem::lower(L + x, g);
     x = g;
   }
 }
 
 /* Alg. 2 (Playne and Hawick's merge): join the trees of a and b, the smaller
  * root wins; atomicMin retries until both sides agree. */
+template <class Mem = Ha4Global>
 __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 {
-  a = ha4_find_halving(L, a);
-  b = ha4_find_halving(L, b);
+  a = ha4_find_halving<Mem>(L, a);
+  b = ha4_find_halving<Mem>(L, b);
   while (a != b) {
     if (a < b) {
       uint32_t t = a;

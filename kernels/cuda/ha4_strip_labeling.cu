@@ -1,35 +1,55 @@
 /* HA4 strip labeling (Alg. 3 of Hennequin et al. 2018; Alg. 7 for the
  * 64-pixel variant).
  *
- * A block of 32 x 4 threads labels a tile of a 4-row strip, one warp per
+ * A block of 32 x HA4_STRIP_H threads labels a tile of a strip, one warp per
  * row, HA4_TILE_W pixels wide. Unlike the paper's grid-stride loop over the
  * whole row, tiles split each strip in width, so a 2048-wide image gives 8
  * blocks per strip and the GPU fills up; border merging joins the tiles.
  *
- * Phase 1 reads every word of the tile first (independent loads in flight),
- * binarises on the fly (threshold / invert / format fused: no binary image is
- * ever stored, only its bitmask), forms the row bitmasks with __ballot_sync,
- * writes the bitmask image and initialises L at the start of each 32-pixel
- * piece of a segment. Phase 2, after one barrier, merges each row with the
- * row above through the bitmasks exchanged in shared memory, only at
- * segment starts. */
+ * The equivalence forest of the tile lives in shared memory while the tile
+ * is merged (the paper merges in global L): on dense noise the unions form
+ * long chains and every atomicMin of a large component hits its root, which
+ * in global memory costs an L2 round trip per step. Local addresses are
+ * row * HA4_TILE_W + column, in the same raster order as global ones, so the
+ * smallest-root rule still makes a tree's root its first pixel.
+ *
+ * Phase 1 reads every word of the tile row first (independent loads in
+ * flight), binarises on the fly (threshold / invert / format fused: no binary
+ * image is ever stored, only its bitmask), forms the row bitmasks with
+ * __ballot_sync, writes the bitmask image and initialises the tile's labels
+ * at the start of each 32-pixel piece of a segment. Phase 2, after a
+ * barrier, merges each row with the row above through the bitmasks exchanged
+ * in shared memory, only at segment starts. Phase 3, after another barrier,
+ * points global L at every piece start straight at its tile root, so border
+ * merging and root flags start from trees of depth one. */
 #include "ha4_kernels.h"
 
+/* Global address of the local address r of the tile at (x_tile, y0). */
+__device__ __forceinline__ uint32_t tile_to_global(const Ha4Frame &f,
+                                                   uint32_t r, int x_tile,
+                                                   int y0)
+{
+  return (uint32_t)(y0 + (int)(r / HA4_TILE_W)) * (uint32_t)f.pitch +
+         (uint32_t)x_tile + r % HA4_TILE_W;
+}
+
 template <GpucclPixelFormat FMT, int P>
-__global__ void __launch_bounds__(HA4_BLOCK_W *HA4_BLOCK_H)
+__global__ void __launch_bounds__(HA4_BLOCK_W *HA4_STRIP_H)
     ha4_strip_labeling(Ha4Frame f)
 {
   typedef typename Ha4Mask<P>::type Mask;
   constexpr int WB = 32 * P;            /* pixels per warp row */
   constexpr int NW = HA4_TILE_W / WB;   /* words per tile row */
-  __shared__ Mask s_mask[HA4_BLOCK_H][NW];
-  __shared__ uint32_t s_carry[HA4_BLOCK_H][NW];
+  __shared__ Mask s_mask[HA4_STRIP_H][NW];
+  __shared__ uint32_t s_carry[HA4_STRIP_H][NW];
+  __shared__ uint32_t s_L[HA4_STRIP_H * HA4_TILE_W]; /* piece starts only */
 
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int y = blockIdx.y * HA4_BLOCK_H + ty;
+  const int y0 = blockIdx.y * HA4_STRIP_H;
+  const int y = y0 + ty;
   const int x_tile = blockIdx.x * HA4_TILE_W;
   const bool row_in = y < f.height; /* rows past the end take part with 0 */
-  const uint32_t row = (uint32_t)y * (uint32_t)f.pitch;
+  const uint32_t row = (uint32_t)ty * HA4_TILE_W; /* local address of x_tile */
   const int threshold = ha4_threshold(f);
 
   /* Phase 1a: all loads of the tile row first. */
@@ -65,8 +85,8 @@ __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_BLOCK_H)
        * clear, or at each 32-bit word boundary: later kernels work per
        * 32-bit word and find the segment through L there. */
       if (ha4_bit(mask[w], i) && ((i & 31) == 0 || !ha4_bit(mask[w], i - 1))) {
-        const uint32_t k = row + xw + i;
-        f.L[k] = ha4_segment_start(mask[w], i, carry, k);
+        const uint32_t k = row + w * WB + i;
+        s_L[k] = ha4_segment_start(mask[w], i, carry, k);
       }
     }
     carry = gpuccl_next_carry64(mask[w], WB, carry);
@@ -79,41 +99,59 @@ __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_BLOCK_H)
       reinterpret_cast<Mask *>(f.bits + (size_t)y * f.words)[xw / WB] = mask[w];
   }
 
-  /* L starts and the bitmasks of the row above must be visible (the paper's
-   * pseudocode lacks this barrier). Every thread reaches it. */
+  /* Piece starts and the bitmasks of the row above must be visible (the
+   * paper's pseudocode lacks this barrier). */
   __syncthreads();
 
-  if (ty == 0 || !row_in)
-    return;
-
   /* Phase 2: merge with the row above, at segment starts only. */
+  if (ty > 0 && row_in) {
+#pragma unroll
+    for (int w = 0; w < NW; w++) {
+      const Mask my = mask[w], mu = s_mask[ty - 1][w];
+      const uint32_t cy = carry_in[w], cu = s_carry[ty - 1][w];
+      /* Warp-uniform skip when no rule below can fire (a diagonal can join
+       * a segment that ended in the previous word: hence the carries). */
+      if (!((my && (mu || (f.conn8 && cu))) || (f.conn8 && mu && cy)))
+        continue;
+#pragma unroll
+      for (int j = 0; j < P; j++) {
+        const int i = tx * P + j;
+        const uint32_t k = row + w * WB + i, ku = k - HA4_TILE_W;
+        const bool by = ha4_bit(my, i), bu = ha4_bit(mu, i);
+        const bool ly = i > 0 ? ha4_bit(my, i - 1) : cy > 0;
+        const bool lu = i > 0 ? ha4_bit(mu, i - 1) : cu > 0;
+        /* 4-adjacency: overlapping segments meet where one of them starts. */
+        if (by && bu && (!ly || !lu))
+          ha4_merge<Ha4Shared>(s_L, ha4_segment_start(my, i, cy, k),
+                               ha4_segment_start(mu, i, cu, ku));
+        if (f.conn8) {
+          /* Diagonal only: a segment starting right after one that ends in
+           * the other row (up-left, then up-right). */
+          if (by && !ly && lu && !bu)
+            ha4_merge<Ha4Shared>(s_L, k, ha4_left_start(mu, i, cu, ku));
+          if (bu && !lu && ly && !by)
+            ha4_merge<Ha4Shared>(s_L, ku, ha4_left_start(my, i, cy, k));
+        }
+      }
+    }
+  }
+
+  /* The tile's forest is final. */
+  __syncthreads();
+
+  /* Phase 3: global L at every piece start, pointing at the tile root. */
 #pragma unroll
   for (int w = 0; w < NW; w++) {
-    const Mask my = mask[w], mu = s_mask[ty - 1][w];
-    const uint32_t cy = carry_in[w], cu = s_carry[ty - 1][w];
-    /* Warp-uniform skip when no rule below can fire (a diagonal can join a
-     * segment that ended in the previous word: hence the carries). */
-    if (!((my && (mu || (f.conn8 && cu))) || (f.conn8 && mu && cy)))
-      continue;
-    const int xw = x_tile + w * WB;
 #pragma unroll
     for (int j = 0; j < P; j++) {
       const int i = tx * P + j;
-      const uint32_t k = row + xw + i, ku = k - f.pitch;
-      const bool by = ha4_bit(my, i), bu = ha4_bit(mu, i);
-      const bool ly = i > 0 ? ha4_bit(my, i - 1) : cy > 0;
-      const bool lu = i > 0 ? ha4_bit(mu, i - 1) : cu > 0;
-      /* 4-adjacency: overlapping segments meet where one of them starts. */
-      if (by && bu && (!ly || !lu))
-        ha4_merge(f.L, ha4_segment_start(my, i, cy, k),
-                  ha4_segment_start(mu, i, cu, ku));
-      if (f.conn8) {
-        /* Diagonal only: a segment starting right after one that ends in
-         * the other row (up-left, then up-right). */
-        if (by && !ly && lu && !bu)
-          ha4_merge(f.L, k, ha4_left_start(mu, i, cu, ku));
-        if (bu && !lu && ly && !by)
-          ha4_merge(f.L, ku, ha4_left_start(my, i, cy, k));
+      if (ha4_bit(mask[w], i) && ((i & 31) == 0 || !ha4_bit(mask[w], i - 1))) {
+        const uint32_t k = row + w * WB + i;
+        uint32_t r = s_L[k];
+        for (uint32_t n = s_L[r]; n != r; n = s_L[r])
+          r = n;
+        f.L[tile_to_global(f, k, x_tile, y0)] =
+            tile_to_global(f, r, x_tile, y0);
       }
     }
   }
@@ -122,9 +160,9 @@ __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_BLOCK_H)
 template <GpucclPixelFormat FMT>
 static cudaError_t launch_format(const Ha4Frame &f, int p, cudaStream_t stream)
 {
-  dim3 block(HA4_BLOCK_W, HA4_BLOCK_H);
+  dim3 block(HA4_BLOCK_W, HA4_STRIP_H);
   dim3 grid((f.width + HA4_TILE_W - 1) / HA4_TILE_W,
-            (f.height + HA4_BLOCK_H - 1) / HA4_BLOCK_H);
+            (f.height + HA4_STRIP_H - 1) / HA4_STRIP_H);
   if (p == 2)
     ha4_strip_labeling<FMT, 2><<<grid, block, 0, stream>>>(f);
   else
