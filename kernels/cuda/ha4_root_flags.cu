@@ -20,14 +20,22 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
     return;
   const int i = threadIdx.x;
   const uint32_t mask = bits[w];
-  bool root = false;
-  if ((ha4_piece_starts<1>(mask, cuts, w) >> i) & 1u) {
-    const uint32_t k = (uint32_t)(w * 32 + i);
-    const uint32_t r = ha4_find(L, k);
-    if (r != k)
-      L[k] = r; /* straight to the root for features and relabeling */
-    root = r == k;
-  }
+  const bool start = (ha4_piece_starts<1>(mask, cuts, w) >> i) & 1u;
+  const uint32_t k = (uint32_t)(w * 32 + i);
+  /* Pieces of a word mostly share their parent (their tile root, from
+   * strip labeling), and every find of a large component ends on the same
+   * few L2 lines: one lane per distinct parent walks, the others take its
+   * answer. */
+  const uint32_t parent = start ? __ldcg(L + k) : 0xffffffffu;
+  const unsigned same = __match_any_sync(HA4_FULL, parent);
+  const int leader = __ffs(same) - 1;
+  uint32_t r = 0;
+  if (start && i == leader)
+    r = ha4_find(L, parent);
+  r = __shfl_sync(HA4_FULL, r, leader);
+  if (start && r != k && parent != r)
+    L[k] = r; /* straight to the root for features and relabeling */
+  const bool root = start && r == k;
   const uint32_t roots = __ballot_sync(HA4_FULL, root);
   if (i == 0) {
     rootmask[w] = roots;
