@@ -71,25 +71,18 @@ fuzz_end=$((deadline - merge_s))
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 work=${work:-$(mktemp -d "${TMPDIR:-/tmp}/gpu-host-fuzz.XXXXXX")}
-mkdir -p "$work"/{logs,crashes,corpus,registry,no-plugins,empty}
+mkdir -p "$work"/{logs,crashes,corpus,registry,empty}
 summary="$work/fuzz-summary.txt"
 : >"$summary"
 say() { echo "$*" | tee -a "$summary"; }
 
-# The environment of run-fuzz.sh, from the bundle: sanitizers stop at the
-# first error so that libFuzzer keeps the input; our plugin loaded by file
-# into a registry of its own, scanned in-process (the system's plugin
-# scanner cannot load an ASan plugin), no system plugins (run-fuzz.sh says
-# why). GLib, GStreamer and their libraries come from the loader path
-# (.gpu-host/activate.sh on the GPU host).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-export GPUCCL_PLUGIN="$bundle/gst/libgstgpucclblob.so"
-unset GST_PLUGIN_PATH GST_PLUGIN_PATH_1_0
-export GST_PLUGIN_SYSTEM_PATH_1_0="$work/no-plugins"
-export GST_REGISTRY_FORK=no
-export G_SLICE=always-malloc
-export G_DEBUG=gc-friendly
+# The environment of run-fuzz.sh, with the bundle's plugin; GLib,
+# GStreamer and their libraries come from the loader path
+# (.gpu-host/activate.sh on the GPU host). Each process gets its own
+# GST_REGISTRY below.
+# shellcheck source=tests/fuzz/fuzz-env.sh
+. "$(dirname "$0")/fuzz-env.sh"
+fuzz_env "$bundle"
 
 # ASan of clang 14 can fail at start-up (an endless AddressSanitizer:
 # DEADLYSIGNAL) under a kernel that randomises mmap with more bits than

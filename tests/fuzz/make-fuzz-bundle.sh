@@ -44,17 +44,11 @@ find "$build/gst" -maxdepth 1 \( -name 'libgstcclblobmeta.so*' -o \
 # The environment of run-fuzz.sh, so that the merge runs the targets as
 # the fuzzing does.
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/no-plugins"
-export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-export GPUCCL_PLUGIN="$bundle/gst/libgstgpucclblob.so"
-unset GST_PLUGIN_PATH GST_PLUGIN_PATH_1_0
-export GST_PLUGIN_SYSTEM_PATH_1_0="$scratch/no-plugins"
+trap 'rm -rf "$scratch" "$bundle/fuzz-no-plugins"' EXIT
+# shellcheck source=tests/fuzz/fuzz-env.sh
+. "$src/tests/fuzz/fuzz-env.sh"
+fuzz_env "$bundle"
 export GST_REGISTRY="$scratch/registry.bin"
-export GST_REGISTRY_FORK=no
-export G_SLICE=always-malloc
-export G_DEBUG=gc-friendly
 
 for t in gpuccl element; do
   dirs=("$src/tests/fuzz/corpus/$t")
@@ -69,4 +63,4 @@ for t in gpuccl element; do
   echo "make-fuzz-bundle.sh: corpus/$t: $(find "$bundle/corpus/$t" -type f | wc -l)" \
     "inputs from ${dirs[*]} ($(grep -o 'MERGE-OUTER: .*' "$scratch/merge-$t.log" | tail -1))"
 done
-echo "make-fuzz-bundle.sh: $bundle, $(du -sh "$bundle" | cut -f1)"
+echo "make-fuzz-bundle.sh: $bundle, $(du -sh --apparent-size "$bundle" | cut -f1)"

@@ -105,29 +105,10 @@ per=$(( seconds / n ))
 [ "$per" -ge 1 ] || per=1
 mkdir -p "$build/fuzz-artifacts"
 
-# Sanitizers stop at the first error so libFuzzer keeps the input (UBSan
-# stays recoverable at build time so that a suppressions file given in
-# UBSAN_OPTIONS can mask a known bug while a long run looks for others); leaks
-# are checked per input (GLib's and GStreamer's one-time allocations stay
-# reachable, so they are not reported).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
-# The element target loads the plugin of this build by its file name
-# (fuzz_element.c says why), plugins are scanned in-process (an
-# uninstrumented plugin scanner cannot load an ASan plugin).
-export GPUCCL_PLUGIN="$build/gst/libgstgpucclblob.so"
-unset GST_PLUGIN_PATH
+# shellcheck source=tests/fuzz/fuzz-env.sh
+. "$src/tests/fuzz/fuzz-env.sh"
+fuzz_env "$build"
 export GST_REGISTRY="$build/fuzz-registry.bin"
-export GST_REGISTRY_FORK=no
-# No system plugins: the target needs only ours. An in-process scan of all
-# of them (a fresh or stale registry) makes more than 2048 GQuarks, and
-# GLib then drops its first quark array on purpose (gquark.c: "This leaks
-# the old quarks array"): LSan reported that 16384-byte block, allocated
-# by g_quark_init, as a direct leak at exit of the first run after a build.
-mkdir -p "$build/fuzz-no-plugins"
-export GST_PLUGIN_SYSTEM_PATH_1_0="$build/fuzz-no-plugins"
-export G_SLICE=always-malloc
-export G_DEBUG=gc-friendly
 
 status=0
 for t in $targets; do
