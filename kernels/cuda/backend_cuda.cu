@@ -6,7 +6,10 @@
  * upload (skipped for device or mapped memory), [Otsu], strip labeling,
  * border merging, root flags + CUB scan (dense ids in raster order),
  * features, [relabeling], blob count + CUB scan + blob scatter (area
- * filter, compaction), then one download of the table and one sync.
+ * filter, compaction), then one download of the table and one sync. The
+ * HA4 kernels run as one CUDA graph, captured again only when the frame's
+ * size, parameters or buffers change (GPUCCL_CUDA_GRAPH=0: kernel by
+ * kernel).
  * max_blobs, when it cuts, sorts on the device after that sync.
  *
  * Every CUDA error becomes a GpucclStatus with a message; nothing aborts.
@@ -15,6 +18,7 @@
  * (GPUCCL_FAULT=launch:N). */
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <cub/device/device_radix_sort.cuh>
@@ -29,13 +33,16 @@
 #include "forest_kernels.h" /* BUF, BKE: own labeling, HA4 tail */
 
 /* GPUCCL_ALGORITHM_DEFAULT: whichever HA4 variant was faster on the H100
- * (bench/README-gpu.md): over the 1080p / 2048^2 / 4K grids the 64-pixel
- * one (Alg. 7) wins the worst case with 4-connectivity by 11-14 %, the
- * 32-pixel one with 8-connectivity by 2-9 % (its extra diagonal merges
- * cost more per thread when a thread holds two pixels). */
+ * (bench/README-gpu.md). Since strip labeling merges its tiles in shared
+ * memory, the 32-pixel one (the paper's Alg. 3) wins the worst case over
+ * the 1080p / 2048^2 / 4K grids with both connectivities (by 2-18 %; the
+ * means are within 1 % at 2048^2 and 4K with 4-connectivity): the merges are
+ * the cost, and a thread holding two pixels (Alg. 7) does its merges one
+ * after the other with half as many warps in flight. */
 static int default_pixels_per_thread(int connectivity)
 {
-  return connectivity == 8 ? 1 : 2;
+  (void)connectivity;
+  return 1;
 }
 
 static std::atomic<uint64_t> g_alloc_calls(0);
@@ -85,6 +92,17 @@ struct HostBlock {
   size_t size;
   uint8_t *dev; /* device view when mapped, else NULL */
   HostBlock *next;
+};
+
+/* What one captured frame depends on: the frame description (zero-filled,
+ * so it compares bytewise), the parameters the kernels read and the
+ * buffers they use. */
+struct GraphKey {
+  Ha4Frame f;
+  int p;
+  bool want_labels;
+  uint64_t min_area, max_area;
+  const void *labels_d, *L, *feat_area, *feat_value;
 };
 
 struct CudaCtx {
@@ -137,6 +155,16 @@ struct CudaCtx {
   size_t forest_ws_bytes;
 
   GpucclCudaDraw *draw; /* overlay buffers, created at the first draw */
+
+  /* The HA4 frame as one CUDA graph: launching ~10 kernels one by one
+   * costs the host a few µs each, and on light images the GPU waits for
+   * them. Captured for one (frame, parameters, buffers) key, re-captured
+   * (and updated in place) when the key changes. */
+  bool use_graph;
+  cudaGraphExec_t graph_exec;
+  GraphKey graph_key;
+  bool graph_valid;       /* graph_exec runs graph_key's frame */
+  bool graph_valid_shape; /* graph_exec is an instance of graph_key's shape */
 };
 
 static GpucclStatus status_of(cudaError_t err)
@@ -236,6 +264,7 @@ static void free_size(CudaCtx *c)
   c->out = nullptr;
   c->temp = nullptr;
   c->width = c->height = 0;
+  c->graph_valid = false; /* it holds the freed buffers */
   free_selection(c);
 }
 
@@ -424,6 +453,8 @@ static void close_ctx(CudaCtx *c)
     pinned_free(b->ptr);
     delete b;
   }
+  if (c->graph_exec)
+    cudaGraphExecDestroy(c->graph_exec);
   if (c->ev_start)
     cudaEventDestroy(c->ev_start);
   if (c->ev_stop)
@@ -457,6 +488,10 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
   CK(cudaMemsetAsync(c->hist, 0, 256 * sizeof(uint32_t), c->stream),
      "memset");
   c->copy_hint = 64;
+  /* GPUCCL_CUDA_GRAPH=0: launch kernel by kernel (to measure the graph's
+   * gain, or to rule it out). */
+  const char *g = getenv("GPUCCL_CUDA_GRAPH");
+  c->use_graph = !(g && strcmp(g, "0") == 0);
   return ensure_blobs_h(c, 1024, error);
 }
 
@@ -567,11 +602,11 @@ static GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
   return GPUCCL_OK;
 }
 
-static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
-                                const GpucclParams *params, int p,
-                                GpucclError *error)
+/* The kernels of one frame, in order, on the context's stream. */
+static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
+                                    const GpucclParams *params, int p,
+                                    GpucclError *error)
 {
-  LAUNCH(cudaEventRecord(c->ev_start, c->stream), "event record");
   if (f.d_threshold)
     LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
            "Otsu threshold");
@@ -614,6 +649,110 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
                                  params->max_area, c->tile_offset, c->n_tiles,
                                  c->out, c->header, c->sm_count, c->stream),
          "blob scatter");
+  return GPUCCL_OK;
+}
+
+static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
+                             const GpucclParams *params, int p)
+{
+  GraphKey k;
+  memset(&k, 0, sizeof k);
+  k.f = f;
+  k.p = p;
+  k.want_labels = params->want_labels;
+  k.min_area = params->min_area;
+  k.max_area = params->max_area;
+  k.labels_d = c->labels_d;
+  k.L = c->L;
+  k.feat_area = c->feat.area;
+  k.feat_value = c->feat.value;
+  return k;
+}
+
+/* Same kernels in the same order, with the same launch shapes. */
+static bool same_shape(const GraphKey &a, const GraphKey &b)
+{
+  return a.f.width == b.f.width && a.f.height == b.f.height &&
+         a.f.format == b.f.format && a.p == b.p &&
+         (a.f.d_threshold != nullptr) == (b.f.d_threshold != nullptr) &&
+         a.want_labels == b.want_labels &&
+         (a.feat_value != nullptr) == (b.feat_value != nullptr);
+}
+
+/* Captures the frame's kernels into c->graph_exec: updated in place when
+ * the topology is unchanged (new pointers or parameters), else
+ * re-instantiated. A failure leaves no graph and the stream out of
+ * capture. */
+static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
+                                  const GpucclParams *params, int p,
+                                  const GraphKey &key, GpucclError *error)
+{
+  c->graph_valid = false;
+  CK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
+     "graph capture");
+  GpucclStatus st = enqueue_kernels(c, f, params, p, error);
+  cudaGraph_t graph = nullptr;
+  cudaError_t err = cudaStreamEndCapture(c->stream, &graph);
+  if (st != GPUCCL_OK || err != cudaSuccess) {
+    if (graph)
+      cudaGraphDestroy(graph);
+    if (st != GPUCCL_OK)
+      return st;
+    return cuda_fail(c, error, err, "graph capture");
+  }
+  /* An update keeps the instantiated graph when only pointers and
+   * parameters moved; a different kernel sequence (Otsu, relabeling,
+   * variant, format, size) cannot be updated: instantiate afresh rather
+   * than fail an update (compute-sanitizer reports failed API calls). */
+  bool updated = false;
+  if (c->graph_exec && c->graph_valid_shape && same_shape(key, c->graph_key)) {
+    cudaGraphExecUpdateResultInfo info;
+    updated = cudaGraphExecUpdate(c->graph_exec, graph, &info) == cudaSuccess;
+    if (!updated)
+      cudaGetLastError();
+  }
+  if (!updated) {
+    if (c->graph_exec)
+      cudaGraphExecDestroy(c->graph_exec);
+    c->graph_exec = nullptr;
+    c->graph_valid_shape = false;
+    err = cudaGraphInstantiate(&c->graph_exec, graph, 0);
+  }
+  cudaGraphDestroy(graph);
+  if (err != cudaSuccess) {
+    c->graph_exec = nullptr;
+    return cuda_fail(c, error, err, "graph instantiation");
+  }
+  c->graph_key = key;
+  c->graph_valid = true;
+  c->graph_valid_shape = true;
+  return GPUCCL_OK;
+}
+
+/* One frame's kernels between the timing events: HA4 as a graph, the
+ * forest algorithms (which read a convergence flag on the host between
+ * passes) kernel by kernel. */
+static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
+                                const GpucclParams *params, int p,
+                                GpucclError *error)
+{
+  const bool graph = c->use_graph && !gpuccl_forest_algorithm(params->algorithm);
+  if (graph) {
+    const GraphKey key = graph_key_of(c, f, params, p);
+    if (!c->graph_valid || memcmp(&key, &c->graph_key, sizeof key) != 0) {
+      GpucclStatus st = capture_graph(c, f, params, p, key, error);
+      if (st != GPUCCL_OK)
+        return st;
+    }
+  }
+  LAUNCH(cudaEventRecord(c->ev_start, c->stream), "event record");
+  if (graph) {
+    LAUNCH(cudaGraphLaunch(c->graph_exec, c->stream), "graph launch");
+  } else {
+    GpucclStatus st = enqueue_kernels(c, f, params, p, error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
   LAUNCH(cudaEventRecord(c->ev_stop, c->stream), "event record");
   return GPUCCL_OK;
 }
@@ -646,7 +785,8 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   if (st != GPUCCL_OK)
     return st;
 
-  Ha4Frame f = {};
+  Ha4Frame f;
+  memset(&f, 0, sizeof f); /* padding too: the graph key compares bytes */
   st = place_input(c, image, &f, error);
   if (st != GPUCCL_OK)
     return st;
