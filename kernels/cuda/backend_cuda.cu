@@ -35,7 +35,7 @@
 /* GPUCCL_ALGORITHM_DEFAULT: whichever HA4 variant was faster on the H100
  * (bench/README-gpu.md). Since strip labeling merges its tiles in shared
  * memory, the 32-pixel one (the paper's Alg. 3) wins the worst case over
- * the 1080p / 2048^2 / 4K grids with both connectivities (by 2-18 %; the
+ * the 1080p / 2048^2 / 4K grids with both connectivities (by 2-15 %; the
  * means are within 1 % at 2048^2 and 4K with 4-connectivity): the merges are
  * the cost, and a thread holding two pixels (Alg. 7) does its merges one
  * after the other with half as many warps in flight. */
