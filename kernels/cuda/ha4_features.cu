@@ -34,15 +34,27 @@ struct PieceSums {
   unsigned long long sum_x, sum_y;
 };
 
+/* Sums into entry i of a set of accumulator arrays (global or shared). */
+__device__ __forceinline__ void add_sums(uint32_t *area,
+                                         unsigned long long *sum_x,
+                                         unsigned long long *sum_y,
+                                         uint32_t *max_x, uint32_t *inv_min_x,
+                                         uint32_t *max_y, uint32_t i,
+                                         const PieceSums &s)
+{
+  atomicAdd(area + i, s.area);
+  atomicAdd(sum_x + i, s.sum_x);
+  atomicAdd(sum_y + i, s.sum_y);
+  atomicMax(max_x + i, s.max_x);
+  atomicMax(inv_min_x + i, s.inv_min_x);
+  atomicMax(max_y + i, s.max_y);
+}
+
 __device__ __forceinline__ void add_features(const Ha4Features &feat,
                                              uint32_t id, const PieceSums &s)
 {
-  atomicAdd(feat.area + id, s.area);
-  atomicAdd(feat.sum_x + id, s.sum_x);
-  atomicAdd(feat.sum_y + id, s.sum_y);
-  atomicMax(feat.max_x + id, s.max_x);
-  atomicMax(feat.inv_min_x + id, s.inv_min_x);
-  atomicMax(feat.max_y + id, s.max_y);
+  add_sums(feat.area, feat.sum_x, feat.sum_y, feat.max_x, feat.inv_min_x,
+           feat.max_y, id, s);
 }
 
 /* Per-block table of the components met in its words (shared memory, open
@@ -73,12 +85,8 @@ __device__ __forceinline__ bool table_add(FeatTable &t, uint32_t id,
     /* Claims an empty slot or finds ours (an atomic: racecheck-clean). */
     const uint32_t key = atomicCAS(t.id + slot, FEAT_EMPTY, id);
     if (key == FEAT_EMPTY || key == id) {
-      atomicAdd(t.area + slot, s.area);
-      atomicAdd(t.sum_x + slot, s.sum_x);
-      atomicAdd(t.sum_y + slot, s.sum_y);
-      atomicMax(t.max_x + slot, s.max_x);
-      atomicMax(t.inv_min_x + slot, s.inv_min_x);
-      atomicMax(t.max_y + slot, s.max_y);
+      add_sums(t.area, t.sum_x, t.sum_y, t.max_x, t.inv_min_x, t.max_y, slot,
+               s);
       return true;
     }
   }
