@@ -104,10 +104,13 @@ __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
 }
 
 /* Where a union-find forest lives. Global: loads bypass L1, other blocks'
- * atomics land in L2. Shared: one block's tile (strip labeling); every
- * access is an atomic, so each step sees what other warps' atomics wrote
- * and racecheck sees no plain access racing with them. Halving lowers a
- * link with atomicMin there: never above a concurrent merge's link. */
+ * atomics land in L2. Shared: one block's tile (strip labeling); loads are
+ * relaxed atomic loads (ld.relaxed.cta: defined when racing with the other
+ * warps' atomicMin, and a plain LDS, so lanes reading one address get it
+ * broadcast, where an atomic read serialised them: on dense noise most
+ * finds of a tile end on its giant component's root), every store an
+ * atomicMin. Halving lowers a link with atomicMin there: never above a
+ * concurrent merge's link. */
 struct Ha4Global {
   static __device__ __forceinline__ uint32_t load(uint32_t *p)
   {
@@ -121,7 +124,12 @@ struct Ha4Global {
 struct Ha4Shared {
   static __device__ __forceinline__ uint32_t load(uint32_t *p)
   {
-    return atomicAdd(p, 0u);
+    uint32_t v;
+    asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];"
+                 : "=r"(v)
+                 : "r"((uint32_t)__cvta_generic_to_shared(p))
+                 : "memory");
+    return v;
   }
   static __device__ __forceinline__ void lower(uint32_t *p, uint32_t v)
   {

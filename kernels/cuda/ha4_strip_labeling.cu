@@ -33,6 +33,25 @@ __device__ __forceinline__ uint32_t tile_to_global(const Ha4Frame &f,
          (uint32_t)x_tile + r % HA4_TILE_W;
 }
 
+/* One warp's merges in the tile, at most one per lane: each lane finds
+ * both roots, and a pair of trees met by several lanes is joined by one of
+ * them. A segment overlapping several segments of the row above, already
+ * joined, would otherwise send every lane's atomicMin to one address. Called
+ * by whole warps. */
+__device__ __forceinline__ void merge_tile_warp(uint32_t *s_L, bool has,
+                                                uint32_t a, uint32_t b)
+{
+  if (has) {
+    a = ha4_find_halving<Ha4Shared>(s_L, a);
+    b = ha4_find_halving<Ha4Shared>(s_L, b);
+  }
+  const unsigned long long key =
+      has && a != b ? (unsigned long long)min(a, b) << 32 | max(a, b) : ~0ull;
+  const unsigned same = __match_any_sync(HA4_FULL, key);
+  if (key != ~0ull && (int)threadIdx.x == __ffs(same) - 1)
+    ha4_merge<Ha4Shared>(s_L, a, b);
+}
+
 template <GpucclPixelFormat FMT, int P>
 __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_STRIP_H)
     ha4_strip_labeling(Ha4Frame f)
@@ -120,18 +139,28 @@ __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_STRIP_H)
         const bool by = ha4_bit(my, i), bu = ha4_bit(mu, i);
         const bool ly = i > 0 ? ha4_bit(my, i - 1) : cy > 0;
         const bool lu = i > 0 ? ha4_bit(mu, i - 1) : cu > 0;
-        /* 4-adjacency: overlapping segments meet where one of them starts. */
-        if (by && bu && (!ly || !lu))
-          ha4_merge<Ha4Shared>(s_L, ha4_segment_start(my, i, cy, k),
-                               ha4_segment_start(mu, i, cu, ku));
-        if (f.conn8) {
+        /* The rules are exclusive (4-adjacency needs both pixels, each
+         * diagonal one of them): one merge per lane, one divergent merge
+         * per warp instead of three in turn. */
+        bool has = true;
+        uint32_t a = 0, b = 0;
+        if (by && bu && (!ly || !lu)) {
+          /* 4-adjacency: overlapping segments meet where one of them
+           * starts. */
+          a = ha4_segment_start(my, i, cy, k);
+          b = ha4_segment_start(mu, i, cu, ku);
+        } else if (f.conn8 && by && !ly && lu && !bu) {
           /* Diagonal only: a segment starting right after one that ends in
            * the other row (up-left, then up-right). */
-          if (by && !ly && lu && !bu)
-            ha4_merge<Ha4Shared>(s_L, k, ha4_left_start(mu, i, cu, ku));
-          if (bu && !lu && ly && !by)
-            ha4_merge<Ha4Shared>(s_L, ku, ha4_left_start(my, i, cy, k));
+          a = k;
+          b = ha4_left_start(mu, i, cu, ku);
+        } else if (f.conn8 && bu && !lu && ly && !by) {
+          a = ku;
+          b = ha4_left_start(my, i, cy, k);
+        } else {
+          has = false;
         }
+        merge_tile_warp(s_L, has, a, b);
       }
     }
   }
