@@ -1,14 +1,23 @@
 /* gpuccl-track-bench — what tracking costs next to labeling.
  *
- * A 1080p GRAY8 scene of N small squares (default 1 000) bouncing around
- * with random velocities is rendered frame after frame; each frame is
- * labeled by the CPU backend and its blob table given to the tracker. Both
- * steps are timed separately in the same run, and the tracker's share of
- * the frame time (labeling + tracking) is reported; the goal is < 5 %.
+ * For each scene size (default ~100, ~1 000 and ~5 000 blobs), a 1080p
+ * GRAY8 scene of N small squares bouncing around with random velocities is
+ * rendered frame after frame; each frame is labeled (CPU backend unless
+ * told otherwise) and its blob table given to the tracker. Both steps are
+ * timed separately in the same run, per frame, and the tracker's share of
+ * labeling + tracking is reported (the goal: < 5 % at 1 000 blobs).
+ * Squares that touch merge into one blob and part again, so the tracker
+ * also pays for merges, lost tracks and new tracks, as with real video.
  *
- * Usage: gpuccl-track-bench [--blobs N] [--side PIXELS] [--frames F]
+ * The "compare" lines put the tracking time next to a labeling time given
+ * with --frame-us (default 170 us: the element's GRAY8 1080p rate on the
+ * H100, ~5 900 fps), for hosts where the GPU labeling is measured apart.
+ * With a CUDA build, --backend cpu,cuda measures both in the same run.
+ *
+ * Usage: gpuccl-track-bench [--blobs N[,N...]] [--frames F] [--side PIXELS]
  *                           [--gate PIXELS] [--width W] [--height H]
- *                           [--backend cpu|cuda|auto]
+ *                           [--backend cpu|cuda|auto[,...]]
+ *                           [--frame-us US] [--csv FILE|-]
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include "gpuccl.h"
@@ -19,10 +28,21 @@
 #include <string.h>
 #include <time.h>
 
-
 typedef struct {
   double x, y, vx, vy;
 } Mover;
+
+typedef struct {
+  int width, height, side, frames;
+  double gate;
+} Scene;
+
+/* Medians of one (backend, size) run. */
+typedef struct {
+  double blobs;        /* mean blobs per frame */
+  double label_us, track_us, track_p90_us;
+  uint32_t ids;        /* track ids handed out */
+} RunResult;
 
 static double now_s(void)
 {
@@ -31,7 +51,8 @@ static double now_s(void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static uint32_t rng = 2463534242u;
+/* Small deterministic generator (xorshift): every run sees the same scene. */
+static uint32_t rng;
 static double rnd(void)
 {
   rng ^= rng << 13;
@@ -46,14 +67,16 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static double median(double *v, int n)
+/* The q-quantile of v[0..n) (sorts v). */
+static double quantile(double *v, int n, double q)
 {
   qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return v[(int)(q * (n - 1) + 0.5)];
 }
 
-static void render(uint8_t *img, int w, int h, Mover *m, int n, int side)
+static void render(uint8_t *img, const Scene *s, Mover *m, int n)
 {
+  int w = s->width, h = s->height, side = s->side;
   memset(img, 0, (size_t)w * h);
   for (int i = 0; i < n; i++) {
     Mover *o = &m[i];
@@ -67,72 +90,47 @@ static void render(uint8_t *img, int w, int h, Mover *m, int n, int side)
   }
 }
 
-int main(int argc, char **argv)
+/* One scene of n squares through one context: false on an error (said). */
+static bool run_scene(GpucclContext *ctx, const Scene *s, int n, RunResult *out)
 {
-  int n = 1000, frames = 300, w = 1920, h = 1080, side = 6;
-  double gate = 50;
-  GpucclBackend backend = GPUCCL_BACKEND_CPU;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!v) { fprintf(stderr, "missing value for %s\n", a); return 2; }
-    if (!strcmp(a, "--blobs")) n = atoi(v);
-    else if (!strcmp(a, "--frames")) frames = atoi(v);
-    else if (!strcmp(a, "--side")) side = atoi(v);
-    else if (!strcmp(a, "--gate")) gate = atof(v);
-    else if (!strcmp(a, "--width")) w = atoi(v);
-    else if (!strcmp(a, "--height")) h = atoi(v);
-    else if (!strcmp(a, "--backend"))
-      backend = !strcmp(v, "cuda") ? GPUCCL_BACKEND_CUDA
-              : !strcmp(v, "auto") ? GPUCCL_BACKEND_AUTO : GPUCCL_BACKEND_CPU;
-    else { fprintf(stderr, "unknown option %s\n", a); return 2; }
-    i++;
-  }
-  if (n < 1 || frames < 2 || side < 1 || w < 2 * side || h < 2 * side) {
-    fprintf(stderr, "bad sizes\n");
-    return 2;
-  }
-
-  GpucclError err = {0};
-  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
-  if (!ctx) {
-    fprintf(stderr, "gpuccl_context_new: %s\n", err.message);
-    return 1;
-  }
   GpucclTrackerParams tp;
   gpuccl_tracker_params_init(&tp);
-  tp.max_distance = gate;
+  tp.max_distance = s->gate;
   GpucclTracker *tracker = gpuccl_tracker_new(&tp);
-  uint8_t *img = malloc((size_t)w * h);
+  uint8_t *img = malloc((size_t)s->width * s->height);
   Mover *m = malloc((size_t)n * sizeof *m);
-  uint32_t *ids = malloc((size_t)n * 2 * sizeof *ids); /* blobs <= movers */
-  double *t_label = malloc(frames * sizeof *t_label);
-  double *t_track = malloc(frames * sizeof *t_track);
-  if (!tracker || !img || !m || !ids || !t_label || !t_track) {
+  uint32_t *ids = malloc((size_t)n * sizeof *ids); /* blobs <= squares */
+  double *t_label = malloc((size_t)s->frames * sizeof *t_label);
+  double *t_track = malloc((size_t)s->frames * sizeof *t_track);
+  bool ok = tracker && img && m && ids && t_label && t_track;
+  if (!ok)
     fprintf(stderr, "out of memory\n");
-    return 1;
-  }
-  for (int i = 0; i < n; i++)
-    m[i] = (Mover){rnd() * (w - side), rnd() * (h - side),
-                   (rnd() - 0.5) * 8, (rnd() - 0.5) * 8};
 
+  rng = 2463534242u;
+  for (int i = 0; ok && i < n; i++)
+    m[i] = (Mover){rnd() * (s->width - s->side), rnd() * (s->height - s->side),
+                   (rnd() - 0.5) * 8, (rnd() - 0.5) * 8};
   GpucclParams params;
   gpuccl_params_init(&params);
-  GpucclImage image = {.data = img, .width = w, .height = h,
-                       .stride = (size_t)w, .format = GPUCCL_PIXEL_U8};
+  GpucclImage image = {.data = img, .width = s->width, .height = s->height,
+                       .stride = (size_t)s->width, .format = GPUCCL_PIXEL_U8};
   double blobs_sum = 0;
   uint32_t max_id = 0;
-  for (int f = 0; f < frames; f++) {
-    render(img, w, h, m, n, side);
+  for (int f = 0; ok && f < s->frames; f++) {
+    render(img, s, m, n);
     GpucclResult res;
+    GpucclError err = {0};
     double t0 = now_s();
     if (gpuccl_process(ctx, &image, &params, &res, &err) != GPUCCL_OK) {
       fprintf(stderr, "gpuccl_process: %s\n", err.message);
-      return 1;
+      ok = false;
+      break;
     }
     double t1 = now_s();
     if (!gpuccl_tracker_update(tracker, res.blobs, res.n_blobs, ids)) {
       fprintf(stderr, "tracker out of memory\n");
-      return 1;
+      ok = false;
+      break;
     }
     double t2 = now_s();
     t_label[f] = t1 - t0;
@@ -142,24 +140,145 @@ int main(int argc, char **argv)
       if (ids[i] > max_id)
         max_id = ids[i];
   }
-
-  /* The first frame creates every track (allocation, no matching): leave
-   * it out of the figures. */
-  double ml = median(t_label + 1, frames - 1), mt = median(t_track + 1, frames - 1);
-  printf("gpuccl-track-bench: %dx%d GRAY8, %d moving %dx%d squares, %d frames, gate %.0f px\n",
-         w, h, n, side, side, frames, gate);
-  printf("per blob           %9.1f ns tracking\n", mt * 1e9 / (blobs_sum / frames));
-  printf("backend            %s (%s)\n", gpuccl_backend_name(gpuccl_context_backend(ctx)),
-         gpuccl_context_device_name(ctx));
-  printf("blobs per frame    %.1f (mean; touching squares merge)\n", blobs_sum / frames);
-  printf("track ids issued   %u (new tracks from merges and splits)\n", max_id);
-  printf("labeling           %9.1f us per frame (median)\n", ml * 1e6);
-  printf("tracking           %9.1f us per frame (median)\n", mt * 1e6);
-  printf("tracking share     %9.2f %% of labeling + tracking (goal < 5 %%)\n",
-         100.0 * mt / (ml + mt));
-
+  if (ok) {
+    /* The first frame creates every track (allocation, no matching) and
+     * warms the backend up: leave it out. */
+    int k = s->frames - 1;
+    out->blobs = blobs_sum / s->frames;
+    out->label_us = 1e6 * quantile(t_label + 1, k, 0.5);
+    out->track_p90_us = 1e6 * quantile(t_track + 1, k, 0.9);
+    out->track_us = 1e6 * quantile(t_track + 1, k, 0.5);
+    out->ids = max_id;
+  }
   free(t_label); free(t_track); free(ids); free(m); free(img);
   gpuccl_tracker_free(tracker);
-  gpuccl_context_free(ctx);
-  return 0;
+  return ok;
+}
+
+static bool parse_backend(const char *name, GpucclBackend *out)
+{
+  if (!strcmp(name, "cpu")) *out = GPUCCL_BACKEND_CPU;
+  else if (!strcmp(name, "cuda")) *out = GPUCCL_BACKEND_CUDA;
+  else if (!strcmp(name, "auto")) *out = GPUCCL_BACKEND_AUTO;
+  else return false;
+  return true;
+}
+
+static void usage(void)
+{
+  fprintf(stderr,
+          "usage: gpuccl-track-bench [--blobs N[,N...]] [--frames F] [--side PIXELS]\n"
+          "                          [--gate PIXELS] [--width W] [--height H]\n"
+          "                          [--backend cpu|cuda|auto[,...]] [--frame-us US]\n"
+          "                          [--csv FILE|-]\n");
+}
+
+int main(int argc, char **argv)
+{
+  Scene s = {.width = 1920, .height = 1080, .side = 6, .frames = 200, .gate = 50};
+  const char *blobs_arg = "100,1000,5000", *backend_arg = "cpu", *csv_path = NULL;
+  double frame_us = 170;
+  for (int i = 1; i < argc; i += 2) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
+    if (!v) { fprintf(stderr, "missing value for %s\n", a); usage(); return 2; }
+    if (!strcmp(a, "--blobs")) blobs_arg = v;
+    else if (!strcmp(a, "--frames")) s.frames = atoi(v);
+    else if (!strcmp(a, "--side")) s.side = atoi(v);
+    else if (!strcmp(a, "--gate")) s.gate = atof(v);
+    else if (!strcmp(a, "--width")) s.width = atoi(v);
+    else if (!strcmp(a, "--height")) s.height = atoi(v);
+    else if (!strcmp(a, "--backend")) backend_arg = v;
+    else if (!strcmp(a, "--frame-us")) frame_us = atof(v);
+    else if (!strcmp(a, "--csv")) csv_path = v;
+    else { fprintf(stderr, "unknown option %s\n", a); usage(); return 2; }
+  }
+  if (s.frames < 2 || s.side < 1 || s.width < 2 * s.side || s.height < 2 * s.side ||
+      !(frame_us > 0)) {
+    fprintf(stderr, "bad sizes\n");
+    return 2;
+  }
+  int sizes[16], n_sizes = 0;
+  for (const char *p = blobs_arg; *p && n_sizes < 16;) {
+    char *end;
+    long n = strtol(p, &end, 10);
+    if (end == p || n < 1 || n > 1000000) {
+      fprintf(stderr, "bad --blobs %s\n", blobs_arg);
+      return 2;
+    }
+    sizes[n_sizes++] = (int)n;
+    p = *end == ',' ? end + 1 : end;
+  }
+
+  FILE *csv = NULL;
+  if (csv_path) {
+    csv = strcmp(csv_path, "-") ? fopen(csv_path, "w") : stdout;
+    if (!csv) {
+      perror(csv_path);
+      return 1;
+    }
+    fprintf(csv, "backend,device,width,height,squares,side,gate,frames,blobs,"
+                 "labeling_us,tracking_us,tracking_p90_us,tracking_ns_per_blob,"
+                 "share_pct,track_ids\n");
+  }
+  FILE *txt = csv == stdout ? stderr : stdout;
+  fprintf(txt, "gpuccl-track-bench: %dx%d GRAY8, moving %dx%d squares, gate %.0f px, "
+               "%d frames, medians per frame (first frame left out)\n",
+          s.width, s.height, s.side, s.side, s.gate, s.frames);
+  fprintf(txt, "%-5s %8s %8s %12s %12s %12s %10s %8s\n", "back", "squares", "blobs",
+          "labeling us", "tracking us", "ns per blob", "share %", "ids");
+
+  int ran = 0, failed = 0;
+  RunResult last[16];
+  bool have[16] = {false};
+  char list[256];
+  snprintf(list, sizeof list, "%s", backend_arg);
+  for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+       name = strtok_r(NULL, ",", &save)) {
+    GpucclBackend backend;
+    if (!parse_backend(name, &backend)) {
+      fprintf(stderr, "unknown backend %s (cpu, cuda, auto)\n", name);
+      return 2;
+    }
+    GpucclError err = {0};
+    GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
+    if (!ctx) {
+      fprintf(txt, "%-5s skipped: %s\n", name, err.message);
+      continue;
+    }
+    const char *bname = gpuccl_backend_name(gpuccl_context_backend(ctx));
+    for (int k = 0; k < n_sizes; k++) {
+      RunResult r;
+      if (!run_scene(ctx, &s, sizes[k], &r)) {
+        failed = 1;
+        continue;
+      }
+      double per_blob = r.blobs > 0 ? r.track_us * 1e3 / r.blobs : 0;
+      double share = 100.0 * r.track_us / (r.label_us + r.track_us);
+      fprintf(txt, "%-5s %8d %8.0f %12.1f %12.2f %12.1f %10.2f %8u\n", bname, sizes[k],
+              r.blobs, r.label_us, r.track_us, per_blob, share, r.ids);
+      if (csv)
+        fprintf(csv, "%s,\"%s\",%d,%d,%d,%d,%g,%d,%.1f,%.2f,%.3f,%.3f,%.2f,%.3f,%u\n",
+                bname, gpuccl_context_device_name(ctx), s.width, s.height, sizes[k],
+                s.side, s.gate, s.frames, r.blobs, r.label_us, r.track_us,
+                r.track_p90_us, per_blob, share, r.ids);
+      last[k] = r;
+      have[k] = true;
+      ran++;
+    }
+    gpuccl_context_free(ctx);
+  }
+  /* Tracking does not depend on the labeling backend (same blobs): the
+   * last run's figures against the given labeling time. */
+  for (int k = 0; k < n_sizes; k++)
+    if (have[k])
+      fprintf(txt, "compare: %d squares (%.0f blobs): tracking %.2f us per frame = %.2f %% "
+                 "of labeling + tracking with labeling at %.0f us (--frame-us)\n",
+            sizes[k], last[k].blobs, last[k].track_us,
+            100.0 * last[k].track_us / (frame_us + last[k].track_us), frame_us);
+  if (csv && csv != stdout)
+    fclose(csv);
+  if (!ran)
+    return 77; /* no backend could run */
+  return failed;
 }

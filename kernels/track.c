@@ -2,19 +2,30 @@
  *
  * One update:
  *  1. predict every live track one frame ahead with its velocity;
- *  2. sort this frame's blobs into a uniform grid, so a track only looks at
- *     the cells around its prediction and keeps its 8 nearest blobs inside
- *     the gate (O(n) candidate pairs, however dense the blobs, instead of
- *     O(tracks x blobs));
- *  3. sort the candidate pairs best first
- *     (distance, then bounding-box overlap, then older track, then blob
- *     order, so equal inputs always give equal ids) and take them greedily;
+ *  2. counting-sort this frame's blobs into a uniform grid over their
+ *     centroids (about one blob per cell), so a track finds its nearest
+ *     blobs by looking at a cell or a few, however many blobs there are;
+ *  3. match greedily, best pairs first, without sorting the pairs: tracks
+ *     propose to their candidate blobs nearest first and a blob keeps the
+ *     best proposal it gets, handing a displaced track on to its next
+ *     candidate (deferred acceptance). When tracks and blobs rank pairs by
+ *     the same strict order this gives exactly the global greedy matching
+ *     (its best pair is in every stable matching; repeat on the rest), and
+ *     a track only needs its candidates one at a time: the nearest blob
+ *     first, from a search that usually ends in the track's own cell, and
+ *     its full candidate list (the MAX_CANDIDATES nearest inside the gate)
+ *     only when that blob went to a better track;
  *  4. matched tracks move to their blob (or coast on their prediction when
  *     the blob is two objects merged), unmatched tracks age and die after
  *     max_lost frames, unmatched blobs start new tracks with fresh ids.
  *
- * All scratch memory is kept in the tracker and only grows, so a steady
- * stream costs no allocation per frame.
+ * The order of pairs: smaller squared distance, then larger bounding-box
+ * overlap (IoU, only computed for exactly equal distances), then the older
+ * track, then the lower blob index; so equal inputs always give equal ids.
+ *
+ * All memory is kept in the tracker and only grows, and it is reserved
+ * before anything changes: a steady stream allocates nothing per frame, and
+ * running out of memory leaves the tracker as it was.
  */
 #include "gpuccl_track.h"
 #include "fault.h"
@@ -28,66 +39,74 @@
  * the prediction off, high enough to follow a turn within a few frames. */
 #define VELOCITY_GAIN 0.5
 
-#define NO_MATCH UINT32_MAX
-enum { BLOB_MATCHED = 1, BLOB_MERGED = 2 };
+/* A track considers at most this many blobs (the nearest inside the gate):
+ * memory and time stay linear in the blobs however dense they are (a frame
+ * of isolated pixels has thousands of blobs within any useful gate); a
+ * track whose candidates all went to better tracks stays unmatched. */
+#define MAX_CANDIDATES 8
 
+/* Grid cells per blob at most (see build_grid). */
+#define CELLS_PER_BLOB 4
+
+#define NO_MATCH UINT32_MAX
+#define LIST_NOT_BUILT UINT8_MAX
+
+/* The per-track state that step 4 updates together; the prediction, which
+ * the search reads for every track, lives apart in two float arrays. */
 typedef struct {
-  uint32_t id;
   double x, y;       /* centroid when last seen */
   double vx, vy;     /* pixels per frame */
-  double px, py;     /* prediction for the current frame */
-  double w, h;       /* bounding box size when last seen */
-  int lost;          /* frames since last seen */
-  int hits;          /* frames seen; velocity is known from the second */
+  float w, h;        /* bounding box size when last seen */
+  uint32_t id;
+  int32_t lost;      /* frames since last seen */
+  int32_t hits;      /* frames seen; velocity is known from the second */
 } Track;
 
-/* A candidate match. key is the squared distance as the top 16 bits of its
- * float (exponent and 7 mantissa bits: monotonic for non-negative floats),
- * so pairs sort best first as small integers in two radix passes, and
- * distances within ~0.4 % of each other count as equal. Equal keys go by
- * bounding-box overlap (IoU, higher first), then older track, then lower
- * blob index. */
 typedef struct {
-  uint32_t key;
-  uint32_t track;    /* index into tracks */
-  uint32_t blob;     /* index into blobs */
-} Pair;
-
-#define KEY_BITS 16
-#define RADIX_BITS 8
+  float d2;          /* squared distance from the track's prediction */
+  uint32_t blob;     /* index into this frame's blobs */
+} Candidate;
 
 /* Step 2's grid: cells of side `cell` from (x0, y0), gw x gh of them,
- * row-major, so the three cells of a row of a 3 x 3 neighbourhood are one
- * contiguous run of entries. */
+ * row-major, so the cells of one row of a neighbourhood are one contiguous
+ * run of entries. */
 typedef struct {
   double x0, y0, cell, inv_cell;
-  uint32_t gw, gh;
+  int64_t gw, gh;
 } Grid;
 
 typedef struct {
-  float x, y;    /* centroid, copied so the scan reads memory in order */
-  uint32_t blob; /* index into blobs */
+  float x, y;        /* centroid, copied so a cell's scan reads memory in order */
+  uint32_t blob;     /* index into blobs */
 } GridEntry;
 
 struct GpucclTracker {
   GpucclTrackerParams params;
   uint32_t next_id;
 
-  Track *tracks;
+  /* Tracks, oldest first (the tie-break relies on it), and per-track
+   * scratch; one capacity for the group. */
   size_t n_tracks, cap_tracks;
+  Track *tracks;
+  float *px, *py;          /* prediction for the current frame */
+  uint32_t *match;         /* blob index of each track, or NO_MATCH */
+  uint8_t *proposals;      /* candidates proposed to so far */
+  uint8_t *n_candidates;   /* length of the list, or LIST_NOT_BUILT */
+  Candidate *candidates;   /* MAX_CANDIDATES per track, built on demand */
+  size_t cap_candidates;
 
-  /* Per-update scratch, grown on demand. */
-  Pair *pairs, *pairs_tmp;
-  size_t cap_pairs, cap_pairs_tmp;
-  Grid grid;
-  uint32_t *cell_start;    /* first entry of each grid cell, + 1 sentinel */
-  GridEntry *entries;      /* the blobs in cell order */
+  /* Per-blob scratch; one capacity for the group. */
+  size_t cap_blobs;
+  GridEntry *points;       /* the blobs' centroids in blob order */
+  GridEntry *entries;      /* the same in cell order */
   uint32_t *blob_cell;     /* grid cell of each blob */
-  uint8_t *blob_taken;     /* 0, BLOB_MATCHED or BLOB_MERGED */
-  uint32_t *track_match;   /* blob index of each track, or NO_MATCH */
-  uint32_t *track_run, *blob_run; /* occurrences in a tied run (take_run) */
-  struct Tie *ties;        /* contested pairs of a tied run */
-  size_t cap_cells, cap_blobs, cap_tracks2, cap_ties;
+  uint32_t *holder;        /* track holding each blob, or NO_MATCH */
+  float *holder_d2;        /* squared distance of that track's pair */
+  uint8_t *merged;         /* blob is two objects: its track coasts */
+
+  Grid grid;
+  uint32_t *cell_start;    /* first entry of each cell, + the end */
+  size_t cap_cells;
 };
 
 void gpuccl_tracker_params_init(GpucclTrackerParams *params)
@@ -114,16 +133,19 @@ void gpuccl_tracker_free(GpucclTracker *tracker)
   if (!tracker)
     return;
   free(tracker->tracks);
-  free(tracker->pairs);
-  free(tracker->pairs_tmp);
-  free(tracker->cell_start);
+  free(tracker->px);
+  free(tracker->py);
+  free(tracker->match);
+  free(tracker->proposals);
+  free(tracker->n_candidates);
+  free(tracker->candidates);
+  free(tracker->points);
   free(tracker->entries);
   free(tracker->blob_cell);
-  free(tracker->blob_taken);
-  free(tracker->track_match);
-  free(tracker->track_run);
-  free(tracker->blob_run);
-  free(tracker->ties);
+  free(tracker->holder);
+  free(tracker->holder_d2);
+  free(tracker->merged);
+  free(tracker->cell_start);
   free(tracker);
 }
 
@@ -141,6 +163,9 @@ void gpuccl_tracker_reset(GpucclTracker *tracker)
   if (tracker)
     tracker->n_tracks = 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
 
 /* Grow *buf to hold at least n elements of size elem; false when out of
  * memory (the old buffer stays valid). */
@@ -182,372 +207,456 @@ static bool reserve_group(size_t *cap, size_t n, const Slot *slots, size_t count
   return true;
 }
 
-static bool reserve_track_scratch(GpucclTracker *t, size_t n)
+/* Everything one update with n_blobs blobs can need. */
+static bool reserve_update(GpucclTracker *t, size_t n_blobs)
 {
-  const Slot slots[] = {
-    {(void **)&t->track_match, sizeof *t->track_match},
-    {(void **)&t->track_run, sizeof *t->track_run},
+  const Slot track_slots[] = {
+    {(void **)&t->tracks, sizeof *t->tracks},
+    {(void **)&t->px, sizeof *t->px},
+    {(void **)&t->py, sizeof *t->py},
+    {(void **)&t->match, sizeof *t->match},
+    {(void **)&t->proposals, sizeof *t->proposals},
+    {(void **)&t->n_candidates, sizeof *t->n_candidates},
   };
-  return reserve_group(&t->cap_tracks2, n, slots, sizeof slots / sizeof *slots);
-}
-
-static bool reserve_blob_scratch(GpucclTracker *t, size_t n)
-{
-  const Slot slots[] = {
+  const Slot blob_slots[] = {
+    {(void **)&t->points, sizeof *t->points},
     {(void **)&t->entries, sizeof *t->entries},
     {(void **)&t->blob_cell, sizeof *t->blob_cell},
-    {(void **)&t->blob_run, sizeof *t->blob_run},
-    {(void **)&t->blob_taken, sizeof *t->blob_taken},
+    {(void **)&t->holder, sizeof *t->holder},
+    {(void **)&t->holder_d2, sizeof *t->holder_d2},
+    {(void **)&t->merged, sizeof *t->merged},
   };
-  return reserve_group(&t->cap_blobs, n, slots, sizeof slots / sizeof *slots);
+  /* Tracks: the live ones plus one new per blob. */
+  return reserve_group(&t->cap_tracks, t->n_tracks + n_blobs + 1, track_slots,
+                       sizeof track_slots / sizeof *track_slots) &&
+         reserve((void **)&t->candidates, &t->cap_candidates,
+                 (t->n_tracks + 1) * MAX_CANDIDATES, sizeof *t->candidates) &&
+         reserve_group(&t->cap_blobs, n_blobs + 1, blob_slots,
+                       sizeof blob_slots / sizeof *blob_slots) &&
+         reserve((void **)&t->cell_start, &t->cap_cells,
+                 CELLS_PER_BLOB * n_blobs + 2, sizeof *t->cell_start);
 }
 
-static inline double dmin(double a, double b) { return a < b ? a : b; }
-static inline double dmax(double a, double b) { return a > b ? a : b; }
+/* ------------------------------------------------------------------ */
+/* Step 2: the grid                                                    */
 
-/* IoU of two boxes given by centre and size (inclusive pixel boxes, so a
- * box of one pixel has size 1). */
-static double box_iou(double ax, double ay, double aw, double ah,
-                      double bx, double by, double bw, double bh)
+/* Cell of a coordinate along one axis, clamped into [0, n - 1] (NaN: 0). */
+static inline int64_t cell_of(double f, int64_t n)
 {
-  double ix = dmin(ax + aw / 2, bx + bw / 2) - dmax(ax - aw / 2, bx - bw / 2);
-  double iy = dmin(ay + ah / 2, by + bh / 2) - dmax(ay - ah / 2, by - bh / 2);
-  if (ix <= 0 || iy <= 0)
+  if (!(f >= 0.0))
+    return 0;
+  return f >= (double)(n - 1) ? n - 1 : (int64_t)f;
+}
+
+/* Choose the grid over the blobs' centroids and counting-sort the blobs
+ * into it. Cells are about the mean blob spacing (one blob per cell: a
+ * track whose prediction is good finds its blob in its own cell) but no
+ * larger than the gate, and never so small that the grid exceeds
+ * CELLS_PER_BLOB cells per blob:
+ * (w/c + 1)(h/c + 1) = wh/c^2 + (w + h)/c + 1 <= 4n + 1 for
+ * c >= sqrt(wh/2n) and c >= (w + h)/2n. */
+static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n)
+{
+  Grid *g = &t->grid;
+  GridEntry *pts = t->points;
+  float minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
+  /* Copy the centroids as floats first (the blobs are 64 bytes apart): the
+   * passes below then read 12 bytes a blob. A NaN centroid never passes a
+   * comparison: it stays out of the extent and out of every match. */
+  for (size_t i = 0; i < n; i++) {
+    float x = (float)blobs[i].cx, y = (float)blobs[i].cy;
+    pts[i] = (GridEntry){x, y, (uint32_t)i};
+    if (x < minx) minx = x;
+    if (x > maxx) maxx = x;
+    if (y < miny) miny = y;
+    if (y > maxy) maxy = y;
+  }
+  if (!(maxx >= minx && maxy >= miny)) /* no finite centroid */
+    minx = maxx = miny = maxy = 0.0f;
+  double w = (double)maxx - minx, h = (double)maxy - miny;
+  double spacing = w * h > 0.0 ? sqrt(w * h / (double)n) : (w + h) / (double)n;
+  double cell = fmin(t->params.max_distance, spacing);
+  cell = fmax(cell, sqrt(w * h / (2.0 * (double)n)));
+  cell = fmax(cell, (w + h) / (2.0 * (double)n));
+  if (!(cell > 0.0 && isfinite(cell)))
+    cell = 1.0; /* every centroid the same (or an infinite extent) */
+  const double max_cells = (double)(CELLS_PER_BLOB * n + 1);
+  while ((floor(w / cell) + 1.0) * (floor(h / cell) + 1.0) > max_cells)
+    cell *= 1.25; /* only rounding can bring us here */
+  g->x0 = minx;
+  g->y0 = miny;
+  g->cell = cell;
+  g->inv_cell = 1.0 / cell;
+  g->gw = (int64_t)(w / cell) + 1;
+  g->gh = (int64_t)(h / cell) + 1;
+
+  /* Counting sort: count, prefix sums to the end of each cell, then place
+   * the blobs backwards, so each cell ends up starting at cell_start[c]
+   * with its blobs in index order. */
+  size_t n_cells = (size_t)(g->gw * g->gh);
+  uint32_t *start = t->cell_start;
+  memset(start, 0, (n_cells + 1) * sizeof *start);
+  for (size_t i = 0; i < n; i++) {
+    int64_t cx = cell_of(((double)pts[i].x - g->x0) * g->inv_cell, g->gw);
+    int64_t cy = cell_of(((double)pts[i].y - g->y0) * g->inv_cell, g->gh);
+    uint32_t c = (uint32_t)(cy * g->gw + cx);
+    t->blob_cell[i] = c;
+    start[c]++;
+  }
+  uint32_t sum = 0;
+  for (size_t c = 0; c < n_cells; c++) {
+    sum += start[c];
+    start[c] = sum; /* end of cell c for now */
+  }
+  start[n_cells] = sum;
+  for (size_t i = n; i-- > 0;)
+    t->entries[--start[t->blob_cell[i]]] = pts[i];
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 3: the order of pairs and the candidate search                 */
+
+/* IoU of a track's box at its prediction and a blob's box (inclusive pixel
+ * boxes, so a box of one pixel has size 1). */
+static double pair_iou(const GpucclTracker *t, const GpucclBlob *blobs,
+                       uint32_t ti, uint32_t bi)
+{
+  const Track *tr = &t->tracks[ti];
+  const GpucclBlob *bl = &blobs[bi];
+  double ax = t->px[ti], ay = t->py[ti], aw = tr->w, ah = tr->h;
+  double bx = (bl->x0 + bl->x1) / 2.0, by = (bl->y0 + bl->y1) / 2.0;
+  double bw = (double)bl->x1 - bl->x0 + 1, bh = (double)bl->y1 - bl->y0 + 1;
+  double ix = fmin(ax + aw / 2, bx + bw / 2) - fmax(ax - aw / 2, bx - bw / 2);
+  double iy = fmin(ay + ah / 2, by + bh / 2) - fmax(ay - ah / 2, by - bh / 2);
+  if (!(ix > 0 && iy > 0))
     return 0.0;
   double inter = ix * iy;
   return inter / (aw * ah + bw * bh - inter);
 }
 
-/* IoU of a track's box at its prediction and a blob's box. */
-static double pair_overlap(const GpucclTracker *t, const GpucclBlob *blobs,
-                           const Pair *p)
+/* The strict order of pairs: does (ta, ba) at squared distance da come
+ * before (tb, bb) at db? Equal distances are rare outside synthetic
+ * scenes, so the overlaps are only computed then. */
+static bool pair_before_tied(const GpucclTracker *t, const GpucclBlob *blobs,
+                             uint32_t ta, uint32_t ba, uint32_t tb, uint32_t bb)
 {
-  const Track *tr = &t->tracks[p->track];
-  const GpucclBlob *bl = &blobs[p->blob];
-  return box_iou(tr->px, tr->py, tr->w, tr->h,
-                 (bl->x0 + bl->x1) / 2.0, (bl->y0 + bl->y1) / 2.0,
-                 (double)bl->x1 - bl->x0 + 1, (double)bl->y1 - bl->y0 + 1);
+  double ia = pair_iou(t, blobs, ta, ba), ib = pair_iou(t, blobs, tb, bb);
+  if (ia != ib)
+    return ia > ib;
+  if (ta != tb)
+    return ta < tb;
+  return ba < bb;
 }
 
-static uint32_t pair_key(float d2)
+static inline bool pair_before(const GpucclTracker *t, const GpucclBlob *blobs,
+                               float da, uint32_t ta, uint32_t ba,
+                               float db, uint32_t tb, uint32_t bb)
 {
-  uint32_t bits;
-  memcpy(&bits, &d2, sizeof bits);
-  return bits >> 16;
+  if (da != db)
+    return da < db;
+  return pair_before_tied(t, blobs, ta, ba, tb, bb);
 }
 
-/* Step 3b: LSD radix sort of the pairs by key; a comparison sort of a few
- * thousand pairs costs several times more. Returns the buffer holding the
- * result. */
-static Pair *sort_pairs(Pair *a, Pair *tmp, size_t n)
-{
-  uint32_t count[1u << RADIX_BITS];
-  for (int shift = 0; shift < KEY_BITS; shift += RADIX_BITS) {
-    memset(count, 0, sizeof count);
-    for (size_t i = 0; i < n; i++)
-      count[(a[i].key >> shift) & ((1u << RADIX_BITS) - 1)]++;
-    if (count[(a[0].key >> shift) & ((1u << RADIX_BITS) - 1)] == n)
-      continue; /* every key has this digit: nothing to move */
-    uint32_t sum = 0;
-    for (uint32_t d = 0; d < (1u << RADIX_BITS); d++) {
-      uint32_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (size_t i = 0; i < n; i++)
-      tmp[count[(a[i].key >> shift) & ((1u << RADIX_BITS) - 1)]++] = a[i];
-    Pair *swap = a; a = tmp; tmp = swap;
-  }
-  return a;
-}
-
-/* The most cells a grid may have for n blobs (see build_grid). */
-static size_t max_cells(size_t n) { return 16 * n + 8; }
-
-/* Step 2: choose the grid over the blobs' centroids and counting-sort the
- * blobs into it. The cell is the gate where blobs are sparse (a track then
- * looks at 3 x 3 cells), twice the mean blob spacing where they are dense
- * (a few blobs per cell, and the ring search of collect_pairs stops after
- * a few rings), and never so small that the grid exceeds 16n + 2 cells:
- * (W/c + 1)(H/c + 1) <= WH/c^2 + (W+H)/c + 1, bounded by c >= sqrt(WH/8n)
- * and c >= (W+H)/(8n+1). */
-static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n,
-                       double gate)
-{
-  Grid *g = &t->grid;
-  double minx = blobs[0].cx, maxx = minx, miny = blobs[0].cy, maxy = miny;
-  for (size_t i = 1; i < n; i++) {
-    minx = dmin(minx, blobs[i].cx);
-    maxx = dmax(maxx, blobs[i].cx);
-    miny = dmin(miny, blobs[i].cy);
-    maxy = dmax(maxy, blobs[i].cy);
-  }
-  double w = maxx - minx, h = maxy - miny;
-  double spacing = sqrt(w * h / n);
-  double cell = dmax(dmin(gate, 2.0 * spacing),
-                     dmax(dmax(sqrt(w * h / (8.0 * n)), (w + h) / (8.0 * n + 1)), 1.0));
-  while ((floor(w / cell) + 1) * (floor(h / cell) + 1) > (double)max_cells(n) - 1)
-    cell *= 1.5; /* only rounding can bring us here */
-  g->x0 = minx;
-  g->y0 = miny;
-  g->cell = cell;
-  g->inv_cell = 1.0 / cell;
-  g->gw = (uint32_t)(w / cell) + 1;
-  g->gh = (uint32_t)(h / cell) + 1;
-
-  size_t n_cells = (size_t)g->gw * g->gh;
-  memset(t->cell_start, 0, (n_cells + 1) * sizeof *t->cell_start);
-  for (size_t i = 0; i < n; i++) {
-    uint32_t cx = (uint32_t)((blobs[i].cx - minx) * g->inv_cell);
-    uint32_t cy = (uint32_t)((blobs[i].cy - miny) * g->inv_cell);
-    if (cx >= g->gw) cx = g->gw - 1;
-    if (cy >= g->gh) cy = g->gh - 1;
-    t->blob_cell[i] = cy * g->gw + cx;
-    t->cell_start[t->blob_cell[i] + 1]++;
-  }
-  for (size_t c = 0; c < n_cells; c++)
-    t->cell_start[c + 1] += t->cell_start[c];
-  /* Scatter with cell_start[c] as the cursor of cell c, which leaves it at
-   * the start of cell c + 1: shift back afterwards. */
-  for (size_t i = 0; i < n; i++)
-    t->entries[t->cell_start[t->blob_cell[i]]++] =
-        (GridEntry){(float)blobs[i].cx, (float)blobs[i].cy, (uint32_t)i};
-  memmove(t->cell_start + 1, t->cell_start, n_cells * sizeof *t->cell_start);
-  t->cell_start[0] = 0;
-}
-
-/* A track's candidates: the MAX_CANDIDATES nearest blobs inside the gate,
- * nearest first (ties: lower blob index). Bounding them keeps memory and
- * time linear in the blobs however dense they are (a frame of isolated
- * pixels has thousands of blobs within any useful gate); a track whose
- * eight nearest blobs all went to other tracks stays unmatched. */
-#define MAX_CANDIDATES 8
-
+/* The k nearest blobs of one track inside the gate, best first. */
 typedef struct {
-  float d2;
-  uint32_t blob;
-} Candidate;
-
-typedef struct {
-  Candidate c[MAX_CANDIDATES];
-  int n;
-  float px, py, gate2;
+  Candidate *c;      /* room for k */
+  int n, k;
+  uint32_t track;
+  float px, py;
+  float gate2;
+  const GpucclTracker *t;
+  const GpucclBlob *blobs;
 } Nearest;
+
+/* Squared distance beyond which a blob cannot enter the list. */
+static inline float nearest_bound(const Nearest *nb)
+{
+  return nb->n == nb->k ? nb->c[nb->k - 1].d2 : nb->gate2;
+}
 
 static void nearest_offer(Nearest *nb, float d2, uint32_t blob)
 {
-  if (!(d2 <= nb->gate2))
-    return;
+  const uint32_t tr = nb->track;
   int i;
-  if (nb->n == MAX_CANDIDATES) {
-    const Candidate *worst = &nb->c[MAX_CANDIDATES - 1];
-    if (d2 > worst->d2 || (d2 == worst->d2 && blob > worst->blob))
+  if (nb->n == nb->k) {
+    const Candidate *worst = &nb->c[nb->k - 1];
+    if (!pair_before(nb->t, nb->blobs, d2, tr, blob, worst->d2, tr, worst->blob))
       return;
-    i = MAX_CANDIDATES - 1;
+    i = nb->k - 1;
   } else {
     i = nb->n++;
   }
-  for (; i > 0 && (nb->c[i - 1].d2 > d2 || (nb->c[i - 1].d2 == d2 && nb->c[i - 1].blob > blob)); i--)
+  for (; i > 0 && pair_before(nb->t, nb->blobs, d2, tr, blob,
+                              nb->c[i - 1].d2, tr, nb->c[i - 1].blob); i--)
     nb->c[i] = nb->c[i - 1];
   nb->c[i] = (Candidate){d2, blob};
 }
 
-/* Offer the blobs of cells [x_lo, x_hi] of grid row `row` (contiguous). */
-static void nearest_scan(const GpucclTracker *t, Nearest *nb, int64_t row,
-                         int64_t x_lo, int64_t x_hi)
+/* Offer the blobs of cells [x_lo, x_hi] of one grid row (contiguous). */
+static void nearest_scan(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi)
 {
-  const Grid *g = &t->grid;
-  if (row < 0 || row >= g->gh)
-    return;
-  if (x_lo < 0) x_lo = 0;
-  if (x_hi > (int64_t)g->gw - 1) x_hi = (int64_t)g->gw - 1;
-  if (x_lo > x_hi)
-    return;
-  uint32_t end = t->cell_start[row * g->gw + x_hi + 1];
-  for (uint32_t k = t->cell_start[row * g->gw + x_lo]; k < end; k++) {
+  const GpucclTracker *t = nb->t;
+  uint32_t end = t->cell_start[row * t->grid.gw + x_hi + 1];
+  for (uint32_t k = t->cell_start[row * t->grid.gw + x_lo]; k < end; k++) {
     const GridEntry *e = &t->entries[k];
     float ex = e->x - nb->px, ey = e->y - nb->py;
-    nearest_offer(nb, ex * ex + ey * ey, e->blob);
+    float d2 = ex * ex + ey * ey;
+    if (d2 <= nearest_bound(nb)) /* false for NaN */
+      nearest_offer(nb, d2, e->blob);
   }
 }
 
-static int64_t clamp_cell(double v)
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+
+/* May a blob at squared distance >= lower2 still enter the list? The grid
+ * geometry is in double and the distances in float: the margin keeps a
+ * rounding difference from skipping a cell that holds a tie. */
+static inline bool nearest_reachable(const Nearest *nb, double lower2)
 {
-  return (int64_t)floor(dmax(-1e12, dmin(1e12, v)));
+  return lower2 * (1.0 - 1e-5) <= (double)nearest_bound(nb);
 }
 
-/* Step 3a where cells are smaller than the gate (dense blobs): rings of
- * cells around the prediction's cell, nearest first. Every blob of ring r
- * is farther than (r - 1) cells, so the search ends at the gate, or once
- * MAX_CANDIDATES blobs nearer than the next ring are known, or when a ring
- * covers the whole grid. */
-static bool collect_pairs_rings(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
+/* Offer the blobs of cells [x_lo, x_hi] of one row, clipped to the grid. */
+static void nearest_run(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi)
 {
-  const Track *tr = &t->tracks[ti];
-  const Grid *g = &t->grid;
-  double gate = t->params.max_distance;
-  Nearest nb = {.n = 0, .px = (float)tr->px, .py = (float)tr->py,
-                .gate2 = (float)(gate * gate)};
-  double fx = (tr->px - g->x0) * g->inv_cell, fy = (tr->py - g->y0) * g->inv_cell;
-  if (isnan(fx) || isnan(fy))
-    return true;
-  int64_t cx = clamp_cell(fx), cy = clamp_cell(fy);
-  int64_t gw = g->gw, gh = g->gh;
-  /* Rings nearer than the grid are empty: start at the first that meets it. */
-  int64_t r = 0;
-  if (cx - (gw - 1) > r) r = cx - (gw - 1);
-  if (-cx > r) r = -cx;
-  if (cy - (gh - 1) > r) r = cy - (gh - 1);
-  if (-cy > r) r = -cy;
-  for (;; r++) {
-    double lower = (double)(r - 1) * g->cell; /* blobs of ring r are farther */
-    if (r >= 2 && (lower >= gate ||
-                   (nb.n == MAX_CANDIDATES && lower * lower >= nb.c[MAX_CANDIDATES - 1].d2)))
-      break;
-    nearest_scan(t, &nb, cy - r, cx - r, cx + r);
-    if (r > 0) {
-      nearest_scan(t, &nb, cy + r, cx - r, cx + r);
-      int64_t row_lo = cy - r + 1 < 0 ? 0 : cy - r + 1;
-      int64_t row_hi = cy + r - 1 > gh - 1 ? gh - 1 : cy + r - 1;
-      for (int64_t row = row_lo; row <= row_hi; row++) {
-        nearest_scan(t, &nb, row, cx - r, cx - r);
-        nearest_scan(t, &nb, row, cx + r, cx + r);
-      }
-    }
-    if (cx - r <= 0 && cx + r >= gw - 1 && cy - r <= 0 && cy + r >= gh - 1)
-      break;
-  }
-  if (!reserve((void **)&t->pairs, &t->cap_pairs, *n_pairs + (size_t)nb.n, sizeof *t->pairs))
-    return false;
-  for (int i = 0; i < nb.n; i++)
-    t->pairs[(*n_pairs)++] = (Pair){pair_key(nb.c[i].d2), ti, nb.c[i].blob};
-  return true;
+  const Grid *g = &nb->t->grid;
+  if (row < 0 || row >= g->gh)
+    return;
+  if (x_lo < 0)
+    x_lo = 0;
+  if (x_hi > g->gw - 1)
+    x_hi = g->gw - 1;
+  if (x_lo <= x_hi)
+    nearest_scan(nb, row, x_lo, x_hi);
 }
 
-/* Step 3a where a cell is at least the gate (the usual, sparse case): the
- * 3 x 3 cells around the prediction hold every blob inside the gate, and
- * they are three contiguous runs of entries. Scanned without branches
- * (about half the blobs there are inside the gate, so a branch would
- * mispredict all the time), then cut to the MAX_CANDIDATES nearest when
- * a crowd came in. */
-static bool collect_pairs_3x3(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
+/* Offer the blobs of the box of cells of radius `outer` around (cx, cy)
+ * that are not in the box of radius `inner` (-1: none). Only the grid's
+ * rows are visited: a prediction far off the grid costs no more. */
+static void nearest_box(Nearest *nb, int64_t cx, int64_t cy, int64_t inner,
+                        int64_t outer)
 {
-  const Track *tr = &t->tracks[ti];
-  const Grid *g = &t->grid;
-  float gate2 = (float)(t->params.max_distance * t->params.max_distance);
-  float px = (float)tr->px, py = (float)tr->py;
-  double fx = (tr->px - g->x0) * g->inv_cell, fy = (tr->py - g->y0) * g->inv_cell;
-  if (!(fx >= -1.0 && fx < g->gw + 1.0 && fy >= -1.0 && fy < g->gh + 1.0))
-    return true; /* no cell within reach (or NaN) */
-  /* f + 1 >= 0 here, so truncation is floor. */
-  int64_t cx = (int64_t)(fx + 1.0) - 1, cy = (int64_t)(fy + 1.0) - 1;
-  int64_t x_lo = cx - 1 < 0 ? 0 : cx - 1;
-  int64_t x_hi = cx + 1 > (int64_t)g->gw - 1 ? (int64_t)g->gw - 1 : cx + 1;
-  int64_t y_lo = cy - 1 < 0 ? 0 : cy - 1;
-  int64_t y_hi = cy + 1 > (int64_t)g->gh - 1 ? (int64_t)g->gh - 1 : cy + 1;
-  size_t first = *n_pairs, n = first;
+  const Grid *g = &nb->t->grid;
+  int64_t y_lo = cy - outer < 0 ? 0 : cy - outer;
+  int64_t y_hi = cy + outer > g->gh - 1 ? g->gh - 1 : cy + outer;
   for (int64_t row = y_lo; row <= y_hi; row++) {
-    uint32_t begin = t->cell_start[row * g->gw + x_lo];
-    uint32_t end = t->cell_start[row * g->gw + x_hi + 1];
-    if (!reserve((void **)&t->pairs, &t->cap_pairs, n + (end - begin), sizeof *t->pairs))
-      return false;
-    Pair *out = t->pairs;
-    for (uint32_t k = begin; k < end; k++) {
-      const GridEntry *e = &t->entries[k];
-      float ex = e->x - px, ey = e->y - py;
-      float d2 = ex * ex + ey * ey;
-      out[n] = (Pair){pair_key(d2), ti, e->blob};
-      n += d2 <= gate2;
+    if (row >= cy - inner && row <= cy + inner) {
+      nearest_run(nb, row, cx - outer, cx - inner - 1);
+      nearest_run(nb, row, cx + inner + 1, cx + outer);
+    } else {
+      nearest_run(nb, row, cx - outer, cx + outer);
     }
   }
-  if (n - first > MAX_CANDIDATES) {
-    Nearest nb = {.n = 0, .gate2 = INFINITY};
-    for (size_t k = first; k < n; k++)
-      nearest_offer(&nb, (float)t->pairs[k].key, t->pairs[k].blob);
-    n = first;
-    for (int i = 0; i < nb.n; i++)
-      t->pairs[n++] = (Pair){(uint32_t)nb.c[i].d2, ti, nb.c[i].blob};
+}
+
+/* Fill nb with the track's nb->k nearest blobs inside the gate. The search
+ * scans square boxes of cells around the prediction's cell, row by row
+ * (each row of a box is one contiguous run of entries), from the 3 x 3
+ * box outwards: a box of radius R leaves out only blobs at least
+ * R + m cells away, m being the prediction's distance to the nearest
+ * border of its own cell, so it ends once that is out of reach (the gate,
+ * or the k-th candidate) or the box covers the grid. The next box is as
+ * large as the reach needs, at most twice as large (with an infinite gate
+ * and no candidates yet the reach is unbounded). */
+static void nearest_search(Nearest *nb)
+{
+  const Grid *g = &nb->t->grid;
+  const double fx = ((double)nb->px - g->x0) * g->inv_cell;
+  const double fy = ((double)nb->py - g->y0) * g->inv_cell;
+  if (!(fabs(fx) < 1e15 && fabs(fy) < 1e15))
+    return; /* NaN or beyond any grid: no blob within a finite gate */
+  /* No blob within reach of a prediction far outside the grid. */
+  double ox = fx < 0.0 ? -fx : fx > (double)g->gw ? fx - (double)g->gw : 0.0;
+  double oy = fy < 0.0 ? -fy : fy > (double)g->gh ? fy - (double)g->gh : 0.0;
+  if (!nearest_reachable(nb, (ox * ox + oy * oy) * g->cell * g->cell))
+    return;
+  const int64_t cx = (int64_t)floor(fx), cy = (int64_t)floor(fy);
+  const double ax = fx - (double)cx, ay = fy - (double)cy;
+  const double m = dmin(dmin(ax, 1.0 - ax), dmin(ay, 1.0 - ay));
+  /* The box radius that covers the whole grid. */
+  int64_t r_max = cx;
+  if (g->gw - 1 - cx > r_max) r_max = g->gw - 1 - cx;
+  if (cy > r_max) r_max = cy;
+  if (g->gh - 1 - cy > r_max) r_max = g->gh - 1 - cy;
+  if (r_max < 1) r_max = 1;
+
+  int64_t r = -1, want = 1; /* r = -1: nothing scanned yet */
+  for (;;) {
+    nearest_box(nb, cx, cy, r, want);
+    r = want;
+    if (r >= r_max)
+      return;
+    double reach = ((double)r + m) * g->cell;
+    if (!nearest_reachable(nb, reach * reach))
+      return;
+    double need = ceil(sqrt((double)nearest_bound(nb) * (1.0 + 1e-5)) * g->inv_cell - m);
+    double grow = 2.0 * (double)r + 1.0;
+    want = !(need < grow) ? (int64_t)grow /* also for an infinite bound */
+         : need <= (double)r ? r + 1 : (int64_t)need;
+    if (want > r_max)
+      want = r_max;
   }
-  *n_pairs = n;
+}
+
+/* The next blob track ti proposes to; false when it has none left. The
+ * first is found with a k = 1 search; the whole list only when needed. */
+static bool next_candidate(GpucclTracker *t, const GpucclBlob *blobs,
+                           uint32_t ti, Candidate *out)
+{
+  uint8_t pos = t->proposals[ti];
+  if (pos >= MAX_CANDIDATES)
+    return false;
+  t->proposals[ti] = pos + 1;
+  Candidate *list = &t->candidates[(size_t)ti * MAX_CANDIDATES];
+  Nearest nb = {.n = 0, .track = ti, .px = t->px[ti], .py = t->py[ti],
+                .gate2 = (float)(t->params.max_distance * t->params.max_distance),
+                .t = t, .blobs = blobs};
+  if (pos == 0) {
+    nb.c = out;
+    nb.k = 1;
+    nearest_search(&nb);
+    return nb.n == 1;
+  }
+  if (t->n_candidates[ti] == LIST_NOT_BUILT) {
+    /* Same order as the k = 1 search, so list[0] is the blob already
+     * proposed to. */
+    nb.c = list;
+    nb.k = MAX_CANDIDATES;
+    nearest_search(&nb);
+    t->n_candidates[ti] = (uint8_t)nb.n;
+  }
+  if (pos >= t->n_candidates[ti])
+    return false;
+  *out = list[pos];
   return true;
 }
 
-/* Step 3a: the candidate pairs of one track, appended to t->pairs. */
-static bool collect_pairs(GpucclTracker *t, uint32_t ti, size_t *n_pairs)
+/* Nearest entry to (px, py) among entries [k, end): *best and *blob are
+ * updated, *tie tells whether the best distance was met twice. Without
+ * branches: whether a blob is nearer is a coin toss. */
+static inline void nearest_entry(const GridEntry *e, uint32_t k, uint32_t end,
+                                 float px, float py, float *best, uint32_t *blob,
+                                 bool *tie)
 {
-  if (t->grid.cell >= t->params.max_distance)
-    return collect_pairs_3x3(t, ti, n_pairs);
-  return collect_pairs_rings(t, ti, n_pairs);
+  for (; k < end; k++) {
+    float ex = e[k].x - px, ey = e[k].y - py, d2 = ex * ex + ey * ey;
+    bool nearer = d2 < *best;
+    *tie = nearer ? false : *tie | (d2 == *best);
+    *blob = nearer ? e[k].blob : *blob;
+    *best = nearer ? d2 : *best;
+  }
 }
 
-/* A pair in a tie, with its overlap for the tie-break. */
-typedef struct Tie {
-  Pair pair;
-  double overlap;
-} Tie;
-
-static int tie_cmp(const void *a, const void *b)
+/* Step 3's shortcut for the usual case, a good prediction: the track's
+ * nearest blob when the prediction's own cell, or else the 3 x 3 cells
+ * around it, tell it for sure: a blob nearer than every cell left out,
+ * inside the gate and not tied. One tight loop without calls: it runs for
+ * every track. Otherwise the general search decides. */
+static bool nearest_near(const GpucclTracker *t, uint32_t ti, float gate2,
+                         Candidate *out)
 {
-  const Tie *p = a, *q = b;
-  if (p->overlap != q->overlap) return p->overlap > q->overlap ? -1 : 1;
-  if (p->pair.track != q->pair.track) return p->pair.track < q->pair.track ? -1 : 1;
-  return (p->pair.blob > q->pair.blob) - (p->pair.blob < q->pair.blob);
+  const Grid *g = &t->grid;
+  const double fx = ((double)t->px[ti] - g->x0) * g->inv_cell;
+  const double fy = ((double)t->py[ti] - g->y0) * g->inv_cell;
+  if (!(fx >= 0.0 && fx < (double)g->gw && fy >= 0.0 && fy < (double)g->gh))
+    return false;
+  const int64_t cx = (int64_t)fx, cy = (int64_t)fy;
+  const float px = t->px[ti], py = t->py[ti];
+  const double ax = fx - (double)cx, ay = fy - (double)cy;
+  /* Distance to the nearest cell left out, in cells: the own cell's
+   * nearest border, then one cell more for the 3 x 3 block. */
+  double reach = dmin(dmin(ax, 1.0 - ax), dmin(ay, 1.0 - ay));
+  float best = INFINITY;
+  uint32_t blob = NO_MATCH;
+  bool tie = false;
+  const uint32_t *cs = &t->cell_start[cy * g->gw + cx];
+  nearest_entry(t->entries, cs[0], cs[1], px, py, &best, &blob, &tie);
+  double rc = reach * g->cell;
+  if (blob == NO_MATCH || tie || rc * rc * (1.0 - 1e-5) <= (double)best) {
+    int64_t x_lo = cx > 0 ? cx - 1 : 0, x_hi = cx + 1 < g->gw ? cx + 1 : cx;
+    int64_t y_lo = cy > 0 ? cy - 1 : 0, y_hi = cy + 1 < g->gh ? cy + 1 : cy;
+    best = INFINITY;
+    blob = NO_MATCH;
+    tie = false;
+    for (int64_t row = y_lo; row <= y_hi; row++) {
+      const uint32_t *rs = &t->cell_start[row * g->gw];
+      nearest_entry(t->entries, rs[x_lo], rs[x_hi + 1], px, py, &best, &blob, &tie);
+    }
+    rc = (reach + 1.0) * g->cell;
+  }
+  if (blob == NO_MATCH || tie || !(best <= gate2) ||
+      rc * rc * (1.0 - 1e-5) <= (double)best)
+    return false;
+  *out = (Candidate){best, blob};
+  return true;
 }
 
-static bool pair_free(const GpucclTracker *t, const Pair *p)
+/* Step 3: deferred acceptance. Each track proposes until a blob holds it
+ * or it runs out of candidates; a blob holds the best pair proposed to it,
+ * and the track it drops proposes on. */
+static void match_tracks(GpucclTracker *t, const GpucclBlob *blobs)
 {
-  return t->track_match[p->track] == NO_MATCH && !t->blob_taken[p->blob];
-}
-
-static void pair_take(GpucclTracker *t, const Pair *p)
-{
-  t->track_match[p->track] = p->blob;
-  t->blob_taken[p->blob] = BLOB_MATCHED;
-}
-
-/* *v becomes mark when first seen in this run, mark + 1 when seen again. */
-static void run_count(uint32_t *v, uint32_t mark)
-{
-  *v = (*v == mark || *v == mark + 1) ? mark + 1 : mark;
-}
-
-/* Step 3c: take one run of pairs at exactly the same distance, which is
- * common where predictions are exact (distance 0 for steady motion). A
- * free pair whose track and blob appear in no other free pair of the run
- * can be taken in any order; only the contested ones need the tie-break
- * and its overlaps. run_id > 0 is unique within the update. */
-static void take_run(GpucclTracker *t, const GpucclBlob *blobs,
-                     const Pair *run, size_t n, uint32_t run_id)
-{
-  uint32_t mark = 2 * run_id;
-  for (size_t i = 0; i < n; i++) {
-    if (pair_free(t, &run[i])) {
-      run_count(&t->track_run[run[i].track], mark);
-      run_count(&t->blob_run[run[i].blob], mark);
+  const float gate2 = (float)(t->params.max_distance * t->params.max_distance);
+  for (uint32_t ti = 0; ti < (uint32_t)t->n_tracks; ti++) {
+    uint32_t cur = ti;
+    Candidate c;
+    /* The shortcut's blob is the first candidate, as next_candidate's
+     * search would have found it. */
+    bool have = nearest_near(t, ti, gate2, &c);
+    if (have)
+      t->proposals[ti] = 1;
+    while (have || next_candidate(t, blobs, cur, &c)) {
+      have = false;
+      uint32_t rival = t->holder[c.blob];
+      if (rival != NO_MATCH &&
+          !pair_before(t, blobs, c.d2, cur, c.blob, t->holder_d2[c.blob], rival, c.blob))
+        continue; /* refused: cur tries its next candidate */
+      t->holder[c.blob] = cur;
+      t->holder_d2[c.blob] = c.d2;
+      t->match[cur] = c.blob;
+      if (rival == NO_MATCH)
+        break;
+      t->match[rival] = NO_MATCH;
+      cur = rival;
     }
   }
-  size_t n_ties = 0;
-  for (size_t i = 0; i < n; i++) {
-    const Pair *p = &run[i];
-    if (!pair_free(t, p))
-      continue;
-    if (t->track_run[p->track] == mark && t->blob_run[p->blob] == mark)
-      pair_take(t, p);
-    else
-      t->ties[n_ties++] = (Tie){*p, pair_overlap(t, blobs, p)};
-  }
-  qsort(t->ties, n_ties, sizeof *t->ties, tie_cmp);
-  for (size_t i = 0; i < n_ties; i++)
-    if (pair_free(t, &t->ties[i].pair))
-      pair_take(t, &t->ties[i].pair);
 }
 
-/* Step 4 for a matched pair: move the track onto its blob. */
+/* Merges: when an unmatched track's prediction lies inside one of its
+ * candidate blobs that another track took, the two objects touch and the
+ * labeling saw one blob. Its centroid is the mean of both, so the track
+ * that took it coasts on its prediction instead of learning a wrong
+ * velocity; when the objects part, both predictions are still where they
+ * should be. An unmatched track that had a candidate was refused by it, so
+ * its list is built. */
+static void mark_merges(GpucclTracker *t, const GpucclBlob *blobs)
+{
+  for (size_t ti = 0; ti < t->n_tracks; ti++) {
+    if (t->match[ti] != NO_MATCH || t->n_candidates[ti] == LIST_NOT_BUILT)
+      continue;
+    const Candidate *list = &t->candidates[ti * MAX_CANDIDATES];
+    double px = t->px[ti], py = t->py[ti];
+    for (int k = 0; k < t->n_candidates[ti]; k++) {
+      const GpucclBlob *bl = &blobs[list[k].blob];
+      if (t->holder[list[k].blob] != NO_MATCH &&
+          px >= bl->x0 && px <= bl->x1 + 1.0 && py >= bl->y0 && py <= bl->y1 + 1.0)
+        t->merged[list[k].blob] = 1;
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 4                                                              */
+
+/* A matched track moves to its blob. */
 static void track_observe(Track *tr, const GpucclBlob *bl)
 {
   /* Displacement per frame over the frames the track was unseen. */
-  double mx = (bl->cx - tr->x) / (tr->lost + 1);
-  double my = (bl->cy - tr->y) / (tr->lost + 1);
+  double mx = bl->cx - tr->x, my = bl->cy - tr->y;
+  if (tr->lost) { /* rare: spare the common case two divisions */
+    mx /= tr->lost + 1;
+    my /= tr->lost + 1;
+  }
   if (tr->hits == 1) {
     tr->vx = mx;
     tr->vy = my;
@@ -557,18 +666,18 @@ static void track_observe(Track *tr, const GpucclBlob *bl)
   }
   tr->x = bl->cx;
   tr->y = bl->cy;
-  tr->w = (double)bl->x1 - bl->x0 + 1;
-  tr->h = (double)bl->y1 - bl->y0 + 1;
+  tr->w = (float)((double)bl->x1 - bl->x0 + 1);
+  tr->h = (float)((double)bl->y1 - bl->y0 + 1);
   tr->lost = 0;
   tr->hits++;
 }
 
-/* Step 4 for a track whose blob is a merge of several objects: trust the
- * prediction, keep the velocity and the size. */
-static void track_coast(Track *tr)
+/* A track whose blob is a merge of several objects trusts its prediction
+ * and keeps its velocity and size. */
+static void track_coast(Track *tr, double px, double py)
 {
-  tr->x = tr->px;
-  tr->y = tr->py;
+  tr->x = px;
+  tr->y = py;
   tr->lost = 0;
   tr->hits++;
 }
@@ -580,76 +689,37 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
     memset(track_ids, 0, n_blobs * sizeof *track_ids);
   if (!t || (n_blobs && (!blobs || !track_ids)))
     return false;
-
-  /* Reserve everything first, so running out of memory leaves the tracker
-   * exactly as it was. */
-  size_t max_tracks = t->n_tracks + n_blobs;
-  if (!reserve((void **)&t->tracks, &t->cap_tracks, max_tracks, sizeof *t->tracks) ||
-      !reserve_track_scratch(t, t->n_tracks + 1) ||
-      !reserve((void **)&t->cell_start, &t->cap_cells, max_cells(n_blobs) + 1,
-               sizeof *t->cell_start) ||
-      !reserve_blob_scratch(t, n_blobs + 1))
+  if (n_blobs > UINT32_MAX / 2 || !reserve_update(t, n_blobs))
     return false;
+
+  size_t nt = t->n_tracks;
+  for (size_t i = 0; i < nt; i++)
+    t->match[i] = NO_MATCH;
+  for (size_t i = 0; i < n_blobs; i++)
+    t->holder[i] = NO_MATCH;
+  memset(t->merged, 0, n_blobs);
 
   /* A non-positive gate matches nothing: every blob starts a track. */
   bool gating = t->params.max_distance > 0; /* false for NaN too */
-  size_t n_pairs = 0;
-  Pair *sorted = t->pairs;
-  if (gating && n_blobs && t->n_tracks) {
-    build_grid(t, blobs, n_blobs, t->params.max_distance);
-    for (size_t i = 0; i < t->n_tracks; i++) {
-      Track *tr = &t->tracks[i];
-      tr->px = tr->x + tr->vx * (tr->lost + 1);
-      tr->py = tr->y + tr->vy * (tr->lost + 1);
-      if (!collect_pairs(t, (uint32_t)i, &n_pairs))
-        return false;
+  if (gating && n_blobs && nt) {
+    for (size_t i = 0; i < nt; i++) {
+      const Track *tr = &t->tracks[i];
+      t->px[i] = (float)(tr->x + tr->vx * (tr->lost + 1));
+      t->py[i] = (float)(tr->y + tr->vy * (tr->lost + 1));
     }
-    if (!reserve((void **)&t->pairs_tmp, &t->cap_pairs_tmp, n_pairs, sizeof *t->pairs_tmp))
-      return false;
-    sorted = n_pairs ? sort_pairs(t->pairs, t->pairs_tmp, n_pairs) : t->pairs;
-    if (!reserve((void **)&t->ties, &t->cap_ties, n_pairs, sizeof *t->ties))
-      return false;
-    memset(t->track_run, 0, t->n_tracks * sizeof *t->track_run);
-    memset(t->blob_run, 0, n_blobs * sizeof *t->blob_run);
+    memset(t->proposals, 0, nt);
+    memset(t->n_candidates, LIST_NOT_BUILT, nt);
+    build_grid(t, blobs, n_blobs);
+    match_tracks(t, blobs);
+    mark_merges(t, blobs);
   }
 
-  /* Greedy: t->track_match[i] is the blob of track i, or NO_MATCH. */
-  memset(t->blob_taken, 0, n_blobs);
-  for (size_t i = 0; i < t->n_tracks; i++)
-    t->track_match[i] = NO_MATCH;
-  uint32_t run_id = 0;
-  for (size_t k = 0, end; k < n_pairs; k = end) {
-    for (end = k + 1; end < n_pairs && sorted[end].key == sorted[k].key;)
-      end++;
-    if (end - k == 1) {
-      if (pair_free(t, &sorted[k]))
-        pair_take(t, &sorted[k]);
-    } else {
-      take_run(t, blobs, sorted + k, end - k, ++run_id);
-    }
-  }
-
-  /* Merges: when an unmatched track's prediction lies inside a blob that
-   * another track took, the two objects touch and the labeling saw one
-   * blob. Its centroid is the mean of both, so the track that took it
-   * coasts on its prediction instead of learning a wrong velocity; when
-   * the objects part, both predictions are still where they should be. */
-  for (size_t k = 0; k < n_pairs; k++) {
-    const Pair *p = &sorted[k];
-    const Track *tr = &t->tracks[p->track];
-    const GpucclBlob *bl = &blobs[p->blob];
-    if (t->track_match[p->track] == NO_MATCH && t->blob_taken[p->blob] &&
-        tr->px >= bl->x0 && tr->px <= bl->x1 + 1.0 &&
-        tr->py >= bl->y0 && tr->py <= bl->y1 + 1.0)
-      t->blob_taken[p->blob] = BLOB_MERGED;
-  }
-
-  for (size_t i = 0; i < t->n_tracks; i++) {
-    uint32_t bi = t->track_match[i];
+  for (size_t i = 0; i < nt; i++) {
+    uint32_t bi = t->match[i];
     if (bi == NO_MATCH)
       continue;
-    if (t->blob_taken[bi] == BLOB_MERGED)
-      track_coast(&t->tracks[i]);
+    if (t->merged[bi])
+      track_coast(&t->tracks[i], t->px[i], t->py[i]);
     else
       track_observe(&t->tracks[i], &blobs[bi]);
     track_ids[bi] = t->tracks[i].id;
@@ -658,9 +728,9 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
   /* Age the unmatched tracks and compact away the expired ones; order is
    * kept, so older tracks stay first (the tie-break relies on it). */
   size_t live = 0;
-  for (size_t i = 0; i < t->n_tracks; i++) {
+  for (size_t i = 0; i < nt; i++) {
     Track *tr = &t->tracks[i];
-    if (t->track_match[i] == NO_MATCH && ++tr->lost > t->params.max_lost)
+    if (t->match[i] == NO_MATCH && ++tr->lost > t->params.max_lost)
       continue;
     if (live != i)
       t->tracks[live] = *tr;
@@ -669,14 +739,15 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
   t->n_tracks = live;
 
   for (size_t i = 0; i < n_blobs; i++) {
-    if (t->blob_taken[i])
+    if (t->holder[i] != NO_MATCH)
       continue;
     const GpucclBlob *bl = &blobs[i];
     Track *tr = &t->tracks[t->n_tracks++];
     *tr = (Track){
       .id = t->next_id,
       .x = bl->cx, .y = bl->cy,
-      .w = (double)bl->x1 - bl->x0 + 1, .h = (double)bl->y1 - bl->y0 + 1,
+      .w = (float)((double)bl->x1 - bl->x0 + 1),
+      .h = (float)((double)bl->y1 - bl->y0 + 1),
       .hits = 1,
     };
     /* Ids are never reused; after 2^32 - 1 of them the counter wraps past
