@@ -5,29 +5,15 @@
  * it finds the component's dense id and adds the whole piece at once —
  * area = run length, sum of x = phi(x1) - phi(x0 - 1), sum of y = y * area,
  * bounding box by atomic max — into component-sized arrays, through a
- * per-block table in shared memory. The top row is the root's row, stored by
+ * per-block table in shared memory; the pieces of one component in a word
+ * are summed in the warp first. The top row is the root's row, stored by
  * the root itself without an atomic. */
 #include "ha4_kernels.h"
 
-/* Warp sums and maxima over the lanes that pass a value (others pass 0). */
-__device__ __forceinline__ uint32_t warp_sum(uint32_t v)
-{
-  for (int o = 16; o; o >>= 1)
-    v += __shfl_xor_sync(HA4_FULL, v, o);
-  return v;
-}
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long v)
-{
-  for (int o = 16; o; o >>= 1)
-    v += __shfl_xor_sync(HA4_FULL, v, o);
-  return v;
-}
-__device__ __forceinline__ uint32_t warp_max(uint32_t v)
-{
-  for (int o = 16; o; o >>= 1)
-    v = max(v, __shfl_xor_sync(HA4_FULL, v, o));
-  return v;
-}
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+namespace cg = cooperative_groups;
 
 struct PieceSums {
   uint32_t area, max_x, inv_min_x, max_y;
@@ -119,6 +105,8 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
   const int words_per_row = f.words / P;
   const size_t n_words = (size_t)words_per_row * f.height;
   const size_t first = (size_t)blockIdx.x * FEAT_WARPS * FEAT_ROUNDS;
+  const cg::thread_block_tile<32> warp =
+      cg::tiled_partition<32>(cg::this_thread_block());
   for (int round = 0; round < FEAT_ROUNDS; round++) {
     const size_t w = first + (size_t)round * FEAT_WARPS + threadIdx.y;
     if (w >= n_words)
@@ -133,49 +121,45 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
     const uint32_t k = (uint32_t)(w * 32 * P + b);
     const uint32_t y = (uint32_t)(w / words_per_row);
     /* L is compressed by root flags. Pieces of one component in this warp
-     * share a root: one lane reads the id (offset and rootmask of a large
-     * component are the same few L2 lines for every warp), and the lanes
-     * of each component add up here first (below) — one giant component
-     * owns most pieces on dense noise. */
+     * share a root: they form one group (labeled_partition; the idle lanes
+     * form one more), whose first lane reads the id (offset and rootmask of
+     * a large component are the same few L2 lines for every warp) and adds
+     * the group's total to the table — one giant component owns most
+     * pieces on dense noise, so this is one table add per warp, not one per
+     * piece. */
     const uint32_t root = start ? f.L[k] : 0xffffffffu;
-    const unsigned same = __match_any_sync(HA4_FULL, root);
-    const int reader = __ffs(same) - 1;
+    const cg::coalesced_group same = cg::labeled_partition(warp, root);
+    const bool first_lane = same.thread_rank() == 0;
     uint32_t id = 0;
-    if (start && lane == reader)
+    if (start && first_lane)
       id = ha4_component_id(offset, rootmask, root);
-    id = __shfl_sync(HA4_FULL, id, reader);
-    PieceSums s = {};
-    if (start) {
-      const uint32_t x = k - y * f.pitch;
-      const uint32_t count = ha4_end_distance(mask & ~starts, b);
-      s.area = count;
-      s.sum_x = gpuccl_run_sum(x, count);
-      s.sum_y = (unsigned long long)y * count;
-      s.max_x = x + count - 1;
-      s.inv_min_x = (uint32_t)f.width - 1 - x;
-      s.max_y = y;
-      if (root == k)
-        feat.first_y[id] = y;
-    }
-    /* Lone pieces go straight to the table. */
-    const bool lone = __popc(same) == 1;
-    if (start && lone)
-      piece_add(table, feat, id, s);
-    unsigned leaders =
-        __ballot_sync(HA4_FULL, start && !lone && lane == reader);
-    while (leaders) { /* warp-uniform: one group per round */
-      const int leader = __ffs(leaders) - 1;
-      leaders &= leaders - 1;
-      const bool mine = start && (same >> leader) & 1u;
+    id = same.shfl(id, 0);
+    if (start && root == k)
+      feat.first_y[id] = y;
+    /* A word is part of one row, so y and the word's first x are shared
+     * by its pieces: the group's sums are 32-bit reductions of bit
+     * offsets in the word (at most 63, sums at most 2016), one warp
+     * instruction each on sm_80+ (REDUX), where 64-bit sums of x took
+     * a shuffle tree per value and group. */
+    const uint32_t x0 = (uint32_t)(w * 32 * P - (size_t)y * f.pitch);
+    const uint32_t count = start ? ha4_end_distance(mask & ~starts, b) : 0u;
+    const uint32_t area = cg::reduce(same, count, cg::plus<uint32_t>());
+    const uint32_t offsets = cg::reduce(
+        same, (uint32_t)gpuccl_run_sum((uint32_t)b, count),
+        cg::plus<uint32_t>());
+    const uint32_t last = cg::reduce(same, start ? b + count - 1 : 0u,
+                                     cg::greater<uint32_t>());
+    const uint32_t lowest = cg::reduce(same, start ? (uint32_t)b : 0u,
+                                       cg::less<uint32_t>());
+    if (start && first_lane) {
       PieceSums g;
-      g.area = warp_sum(mine ? s.area : 0u);
-      g.sum_x = warp_sum(mine ? s.sum_x : 0ull);
-      g.sum_y = warp_sum(mine ? s.sum_y : 0ull);
-      g.max_x = warp_max(mine ? s.max_x : 0u);
-      g.inv_min_x = warp_max(mine ? s.inv_min_x : 0u);
-      g.max_y = warp_max(mine ? s.max_y : 0u);
-      if (lane == leader)
-        piece_add(table, feat, id, g);
+      g.area = area;
+      g.sum_x = (unsigned long long)x0 * area + offsets;
+      g.sum_y = (unsigned long long)y * area;
+      g.max_x = x0 + last;
+      g.inv_min_x = (uint32_t)f.width - 1 - (x0 + lowest);
+      g.max_y = y;
+      piece_add(table, feat, id, g);
     }
   }
 
