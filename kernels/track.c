@@ -271,8 +271,22 @@ static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n)
     if (y < miny) miny = y;
     if (y > maxy) maxy = y;
   }
-  if (!(maxx >= minx && maxy >= miny)) /* no finite centroid */
-    minx = maxx = miny = maxy = 0.0f;
+  if (!(isfinite(maxx - minx) && isfinite(maxy - miny))) {
+    /* Rare: an infinite centroid (or none finite). The grid spans the
+     * finite ones; the others are clamped into its border cells. */
+    minx = miny = INFINITY;
+    maxx = maxy = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+      if (isfinite(pts[i].x) && isfinite(pts[i].y)) {
+        minx = pts[i].x < minx ? pts[i].x : minx;
+        maxx = pts[i].x > maxx ? pts[i].x : maxx;
+        miny = pts[i].y < miny ? pts[i].y : miny;
+        maxy = pts[i].y > maxy ? pts[i].y : maxy;
+      }
+    }
+    if (!(maxx >= minx && maxy >= miny))
+      minx = maxx = miny = maxy = 0.0f;
+  }
   double w = (double)maxx - minx, h = (double)maxy - miny;
   double spacing = w * h > 0.0 ? sqrt(w * h / (double)n) : (w + h) / (double)n;
   double cell = fmin(t->params.max_distance, spacing);

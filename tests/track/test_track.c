@@ -728,6 +728,40 @@ static void test_many(void)
   run_moving(100, 12, 0.3, 6, 12, "moving 10000");
 }
 
+
+/* Bad values never crash and never disturb the good blobs: centroids that
+ * are NaN, infinite or beyond float range, with a finite and an infinite
+ * gate. The finite objects keep their ids. */
+static void test_bad_values(void)
+{
+  const double bad[] = {NAN, INFINITY, -INFINITY, 1e300, -1e300, 1e30};
+  for (int g = 0; g < 2; g++) {
+    GpucclTracker *t = new_tracker(g ? INFINITY : 20, 2);
+    uint32_t first[3] = {0};
+    for (int f = 0; f < 8; f++) {
+      GpucclBlob b[9];
+      uint32_t tid[9];
+      size_t n = 0;
+      for (int k = 0; k < 3; k++)
+        b[n++] = blob_at(100 + 200 * k + f, 100, 2);
+      for (int k = 0; k < 6; k++) {
+        GpucclBlob x = blob_at(50, 50, 1);
+        if (k % 2) x.cx = bad[(k + f) % 6]; else x.cy = bad[(k + f) % 6];
+        b[n++] = x;
+      }
+      CHECK(gpuccl_tracker_update(t, b, n, tid), "bad values: update failed");
+      for (int k = 0; k < 3; k++) {
+        if (f == 0)
+          first[k] = tid[k];
+        CHECK(tid[k] == first[k] && tid[k] != 0,
+              "bad values (gate %s) frame %d: object %d id %u, expected %u",
+              g ? "inf" : "20", f, k, tid[k], first[k]);
+      }
+    }
+    gpuccl_tracker_free(t);
+  }
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -746,6 +780,7 @@ static const struct {
   {"crowded-cell", test_crowded_cell},
   {"border", test_border},
   {"many", test_many},
+  {"bad-values", test_bad_values},
 };
 
 int main(int argc, char **argv)
