@@ -8,9 +8,10 @@
  * CPU backend is itself checked against Leptonica and OpenCV
  * (tests/oracle).
  *
- * Usage: test-algorithms [--reduced] [--only NAME]   (--reduced: images up
- * to 300x300 only, every third, for compute-sanitizer; --only: one
- * algorithm). Exits 77 without a GPU. */
+ * Usage: test-algorithms [--reduced] [--max-pixels N] [--only NAME]
+ * (--reduced: every third image, up to 300x300, for compute-sanitizer;
+ * --max-pixels: a smaller size cap for racecheck, which runs two orders of
+ * magnitude slower; --only: one algorithm). Exits 77 without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,14 +119,20 @@ static void variants(GpucclContext *gpu, GpucclContext *cpu,
 int main(int argc, char **argv)
 {
   bool reduced = false;
+  size_t max_pixels = 0; /* 0: no cap */
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--reduced"))
+    if (!strcmp(argv[i], "--reduced")) {
       reduced = true;
+      if (!max_pixels)
+        max_pixels = 300 * 300;
+    } else if (!strcmp(argv[i], "--max-pixels") && i + 1 < argc)
+      max_pixels = strtoul(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--only") && i + 1 < argc)
       only = argv[++i];
     else {
-      printf("usage: %s [--reduced] [--only NAME]\n", argv[0]);
+      printf("usage: %s [--reduced] [--max-pixels N] [--only NAME]\n",
+             argv[0]);
       return 2;
     }
   }
@@ -147,7 +154,7 @@ int main(int argc, char **argv)
       failures++;
       continue;
     }
-    if (reduced && (size_t)ci.width * ci.height > 300 * 300) {
+    if (max_pixels && (size_t)ci.width * ci.height > max_pixels) {
       corpus_image_free(&ci);
       continue;
     }
