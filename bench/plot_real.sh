@@ -62,6 +62,10 @@ set boxwidth 0.9
 set xtics rotate by -40 scale 0
 set bmargin 12
 set key outside right top
+# gnuplot cycles through 8 colours; more runners than that need their own.
+array col[16] = ['#1f77b4','#ff7f0e','#2ca02c','#d62728','#9467bd','#8c564b','#e377c2','#7f7f7f','#bcbd22','#17becf','#000000','#ffd700','#00008b','#8b0000','#006400','#ff1493']
+do for [i=1:16] { set linetype i linecolor rgb col[i] }
+set linetype cycle 16
 plot for [c=2:$((n_runners + 1))] '$tmp/table' using c:xtic(1) title columnheader(c)
 GP
 echo "wrote $png"
