@@ -55,6 +55,15 @@ for group in "$@"; do
       step "sanitize-segments-$tool" 300 compute-sanitizer --tool "$tool" \
         --error-exitcode 99 "$build/tests/algorithms/test-segments-gpu" --reduced
     done
+    # The other algorithms, one at a time on small images: racecheck runs
+    # two orders of magnitude slower than the plain test.
+    for alg in BUF BUF_IC BKE BKE_IC OUF HYBRID3 STAVA_BENES; do
+      for tool in memcheck racecheck; do
+        step "sanitize-$alg-$tool" 120 compute-sanitizer --tool "$tool" \
+          --error-exitcode 99 "$build/tests/algorithms/test-algorithms" \
+          --reduced --max-pixels 2500 --only "$alg"
+      done
+    done
     # A pipeline run under memcheck: the element's metadata tests on CUDA.
     step sanitize-element 300 env GPUCCL_TEST_BACKEND=cuda CK_FORK=no \
       compute-sanitizer --tool memcheck --error-exitcode 99 \
