@@ -480,7 +480,9 @@ uint32_t seg_map_max_value(const SegMap *m)
   return v;
 }
 
-int seg_map_formats(const SegMap *m, GpucclPixelFormat formats[3])
+/* The formats that hold the map's values (U8 up to 255, U16 up to 65535,
+ * PACKED4 always) into formats[]; returns how many. */
+static int seg_map_formats(const SegMap *m, GpucclPixelFormat formats[3])
 {
   const uint32_t max = seg_map_max_value(m);
   int n = 0;
@@ -531,8 +533,22 @@ bool seg_process_check(GpucclContext *ctx, const SegExpect *e,
   return seg_check(e, m, p, &r, name);
 }
 
-size_t seg_each_map(size_t max_pixels, SegMapFn fn, void *user,
-                    int *failures)
+/* fn on the map in every format that holds its values. */
+static void each_format(const SegMap *m, size_t index, int conn,
+                        const SegExpect *e, SegImageFn fn, void *user)
+{
+  GpucclPixelFormat formats[3];
+  const int n_formats = seg_map_formats(m, formats);
+  for (int f = 0; f < n_formats; f++) {
+    const size_t k = index + (size_t)f;
+    GpucclImage img = seg_image(m, formats[f], (int)(k % 4));
+    fn(m, &img, k, conn, e, user);
+    seg_image_free(&img);
+  }
+}
+
+size_t seg_each_image(size_t max_pixels, SegImageFn fn, void *user,
+                      int *failures)
 {
   size_t maps = 0;
   for (size_t i = 0; *failures <= 20; i++) {
@@ -550,7 +566,7 @@ size_t seg_each_map(size_t max_pixels, SegMapFn fn, void *user,
         (*failures)++;
         continue;
       }
-      fn(m, i, conn, &e, user);
+      each_format(m, i, conn, &e, fn, user);
       seg_expect_free(&e);
     }
     seg_map_free(m);

@@ -58,9 +58,6 @@ uint32_t seg_map_max_value(const SegMap *m);
 GpucclImage seg_image(const SegMap *m, GpucclPixelFormat format, int pad);
 void seg_image_free(GpucclImage *img);
 
-/* The formats that hold the map's values (U8 up to 255, U16 up to 65535,
- * PACKED4 always) into formats[]; returns how many. */
-int seg_map_formats(const SegMap *m, GpucclPixelFormat formats[3]);
 const char *seg_format_name(GpucclPixelFormat format);
 
 /* Segments-mode parameters: the connectivity, labels on. */
@@ -93,13 +90,16 @@ bool seg_process_check(GpucclContext *ctx, const SegExpect *e,
                        const SegMap *m, const GpucclImage *img,
                        const GpucclParams *p, const char *name);
 
-/* For every standard map of at most max_pixels pixels (0: all) and both
- * connectivities: the oracle's answer, then fn. Returns how many maps
- * ran; adds the oracle's failures (printed) to *failures. Stops after 20
- * failures. */
-typedef void (*SegMapFn)(const SegMap *m, size_t index, int connectivity,
-                         const SegExpect *e, void *user);
-size_t seg_each_map(size_t max_pixels, SegMapFn fn, void *user,
-                    int *failures);
+/* For every standard map of at most max_pixels pixels (0: all), both
+ * connectivities (the oracle's answer e) and every format that holds the
+ * map's values: the map as an image of that format, rows padded by 0-3
+ * junk pixels, then fn. k = the map's index + the format's position, so
+ * parameters chosen from k vary from one image to the next. Returns how
+ * many maps ran; adds the oracle's failures (printed) to *failures. Stops
+ * after 20 failures. */
+typedef void (*SegImageFn)(const SegMap *m, const GpucclImage *img, size_t k,
+                           int connectivity, const SegExpect *e, void *user);
+size_t seg_each_image(size_t max_pixels, SegImageFn fn, void *user,
+                      int *failures);
 
 #endif /* GPUCCL_SEGMENTS_MAPS_H */

@@ -35,30 +35,24 @@ static void run_check(GpucclContext *ctx, const SegExpect *e, const SegMap *m,
     failures++;
 }
 
-/* One map, one connectivity: every format that holds its values. */
-static void check_map(const SegMap *m, size_t index, int conn,
-                      const SegExpect *e, void *user)
+/* One image of a map, one connectivity. */
+static void check_image(const SegMap *m, const GpucclImage *img, size_t k,
+                        int conn, const SegExpect *e, void *user)
 {
   GpucclContext *ctx = user;
-  GpucclPixelFormat formats[3];
-  const int n_formats = seg_map_formats(m, formats);
-  for (int f = 0; f < n_formats; f++) {
-    GpucclImage img = seg_image(m, formats[f], (int)((index + f) % 4));
-    GpucclParams p;
-    seg_params(&p, conn);
-    run_check(ctx, e, m, &img, &p, "labels");
-    seg_params_filtered(&p, index + f);
-    run_check(ctx, e, m, &img, &p, "table, filtered");
-    /* Binarisation parameters are ignored (not even checked). */
-    seg_params(&p, conn);
-    p.want_labels = (index & 1) != 0;
-    p.threshold = 70000;
-    p.invert = true;
-    p.auto_threshold = GPUCCL_AUTO_THRESHOLD_OTSU;
-    p.channel = (GpucclChannel)99;
-    run_check(ctx, e, m, &img, &p, "binarisation ignored");
-    seg_image_free(&img);
-  }
+  GpucclParams p;
+  seg_params(&p, conn);
+  run_check(ctx, e, m, img, &p, "labels");
+  seg_params_filtered(&p, k);
+  run_check(ctx, e, m, img, &p, "table, filtered");
+  /* Binarisation parameters are ignored (not even checked). */
+  seg_params(&p, conn);
+  p.want_labels = (k & 1) != 0;
+  p.threshold = 70000;
+  p.invert = true;
+  p.auto_threshold = GPUCCL_AUTO_THRESHOLD_OTSU;
+  p.channel = (GpucclChannel)99;
+  run_check(ctx, e, m, img, &p, "binarisation ignored");
 }
 
 static uint32_t count_components(GpucclContext *ctx, const SegMap *m,
@@ -155,7 +149,7 @@ int main(void)
     printf("FAIL: CPU context: %s\n", err.message);
     return 1;
   }
-  const size_t maps = seg_each_map(0, check_map, ctx, &failures);
+  const size_t maps = seg_each_image(0, check_image, ctx, &failures);
   check_known_counts(ctx);
   check_binary_value(ctx);
   check_front(ctx);
