@@ -41,8 +41,7 @@ __device__ __forceinline__ void merge_warp(uint32_t *L, bool has, uint32_t a,
     ha4_merge(L, pa, pb);
 }
 
-/* The rules are exclusive (4-adjacency needs both pixels, each diagonal
- * one of them), so a lane has one merge at most. Called by whole warps. */
+/* One merge per lane at most (ha4_row_merge). Called by whole warps. */
 __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
 {
   const int i = threadIdx.x;
@@ -54,20 +53,11 @@ __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
   const bool by = (my >> i) & 1u, bu = (mu >> i) & 1u;
   const bool ly = i > 0 ? (my >> (i - 1)) & 1u : py >> 31;
   const bool lu = i > 0 ? (mu >> (i - 1)) & 1u : pu >> 31;
-  bool has = true;
+  auto start_y = [&](int j, uint32_t kj) { return piece_start(my, py, j, kj); };
+  auto start_u = [&](int j, uint32_t kj) { return piece_start(mu, pu, j, kj); };
   uint32_t a = 0, b = 0;
-  if (by && bu && (!ly || !lu)) {
-    a = piece_start(my, py, i, k);
-    b = piece_start(mu, pu, i, ku);
-  } else if (f.conn8 && by && !ly && lu && !bu) {
-    a = k;
-    b = piece_start(mu, pu, i - 1, ku - 1);
-  } else if (f.conn8 && bu && !lu && ly && !by) {
-    a = ku;
-    b = piece_start(my, py, i - 1, k - 1);
-  } else {
-    has = false;
-  }
+  const bool has =
+      ha4_row_merge(f.conn8, i, k, ku, by, bu, ly, lu, start_y, start_u, a, b);
   merge_warp(f.L, has, a, b);
 }
 
