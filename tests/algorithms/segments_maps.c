@@ -467,6 +467,9 @@ SegMap *seg_map_standard(size_t i)
   case 18: return seg_map_blocks(300, 1, 1, 4, 20, 255, 10);
   case 19: return seg_map_blocks(1, 300, 2, 4, 20, 255, 11);
   case 20: return seg_map_blocks(33, 2, 1, 3, 10, 255, 12);
+  /* 75 000 one-pixel components: more than a buffer sized for a typical
+   * class map holds (CUDA sizes its component buffers from the count) */
+  case 21: return seg_map_quads(300, 250, 65535);
   default: return NULL;
   }
 }
