@@ -48,6 +48,11 @@
 /* Grid cells per blob at most (see build_grid). */
 #define CELLS_PER_BLOB 4
 
+/* Entries of the prediction's own cell read by the shortcut without a
+ * data-dependent loop (about one blob per cell: a fuller cell is rare and
+ * takes the slower path). */
+#define OWN_SCAN 4
+
 #define NO_MATCH UINT32_MAX
 #define LIST_NOT_BUILT UINT8_MAX
 
@@ -75,10 +80,19 @@ typedef struct {
   int64_t gw, gh;
 } Grid;
 
+/* A blob's centroid as floats, copied so that the passes over the blobs
+ * read 12 bytes each instead of 64. */
 typedef struct {
-  float x, y;        /* centroid, copied so a cell's scan reads memory in order */
+  float x, y;
   uint32_t blob;     /* index into blobs */
 } GridEntry;
+
+/* The grid's entries in cell order, one array per field, so the shortcut
+ * computes the distances of a cell's first entries side by side. */
+typedef struct {
+  float *x, *y;
+  uint32_t *blob;
+} CellEntries;
 
 struct GpucclTracker {
   GpucclTrackerParams params;
@@ -92,13 +106,14 @@ struct GpucclTracker {
   uint32_t *match;         /* blob index of each track, or NO_MATCH */
   uint8_t *proposals;      /* candidates proposed to so far */
   uint8_t *n_candidates;   /* length of the list, or LIST_NOT_BUILT */
+  Candidate *near;         /* the own-cell shortcut's answer */
   Candidate *candidates;   /* MAX_CANDIDATES per track, built on demand */
   size_t cap_candidates;
 
   /* Per-blob scratch; one capacity for the group. */
   size_t cap_blobs;
   GridEntry *points;       /* the blobs' centroids in blob order */
-  GridEntry *entries;      /* the same in cell order */
+  CellEntries entries;     /* the same in cell order, + OWN_SCAN sentinels */
   uint32_t *blob_cell;     /* grid cell of each blob */
   uint32_t *holder;        /* track holding each blob, or NO_MATCH */
   float *holder_d2;        /* squared distance of that track's pair */
@@ -138,9 +153,12 @@ void gpuccl_tracker_free(GpucclTracker *tracker)
   free(tracker->match);
   free(tracker->proposals);
   free(tracker->n_candidates);
+  free(tracker->near);
   free(tracker->candidates);
   free(tracker->points);
-  free(tracker->entries);
+  free(tracker->entries.x);
+  free(tracker->entries.y);
+  free(tracker->entries.blob);
   free(tracker->blob_cell);
   free(tracker->holder);
   free(tracker->holder_d2);
@@ -217,10 +235,13 @@ static bool reserve_update(GpucclTracker *t, size_t n_blobs)
     {(void **)&t->match, sizeof *t->match},
     {(void **)&t->proposals, sizeof *t->proposals},
     {(void **)&t->n_candidates, sizeof *t->n_candidates},
+    {(void **)&t->near, sizeof *t->near},
   };
   const Slot blob_slots[] = {
     {(void **)&t->points, sizeof *t->points},
-    {(void **)&t->entries, sizeof *t->entries},
+    {(void **)&t->entries.x, sizeof *t->entries.x},
+    {(void **)&t->entries.y, sizeof *t->entries.y},
+    {(void **)&t->entries.blob, sizeof *t->entries.blob},
     {(void **)&t->blob_cell, sizeof *t->blob_cell},
     {(void **)&t->holder, sizeof *t->holder},
     {(void **)&t->holder_d2, sizeof *t->holder_d2},
@@ -231,7 +252,7 @@ static bool reserve_update(GpucclTracker *t, size_t n_blobs)
                        sizeof track_slots / sizeof *track_slots) &&
          reserve((void **)&t->candidates, &t->cap_candidates,
                  (t->n_tracks + 1) * MAX_CANDIDATES, sizeof *t->candidates) &&
-         reserve_group(&t->cap_blobs, n_blobs + 1, blob_slots,
+         reserve_group(&t->cap_blobs, n_blobs + OWN_SCAN + 1, blob_slots,
                        sizeof blob_slots / sizeof *blob_slots) &&
          reserve((void **)&t->cell_start, &t->cap_cells,
                  CELLS_PER_BLOB * n_blobs + 2, sizeof *t->cell_start);
@@ -323,8 +344,20 @@ static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n)
     start[c] = sum; /* end of cell c for now */
   }
   start[n_cells] = sum;
-  for (size_t i = n; i-- > 0;)
-    t->entries[--start[t->blob_cell[i]]] = pts[i];
+  const CellEntries *e = &t->entries;
+  for (size_t i = n; i-- > 0;) {
+    uint32_t k = --start[t->blob_cell[i]];
+    e->x[k] = pts[i].x;
+    e->y[k] = pts[i].y;
+    e->blob[k] = (uint32_t)i;
+  }
+  /* Sentinels for the shortcut's fixed-length read of the last cells
+   * (and the one past them that it may read and discard): infinitely far,
+   * never nearer than anything. */
+  for (size_t k = n; k <= n + OWN_SCAN; k++) {
+    e->x[k] = e->y[k] = INFINITY;
+    e->blob[k] = NO_MATCH;
+  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -411,12 +444,12 @@ static void nearest_scan(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi)
 {
   const GpucclTracker *t = nb->t;
   uint32_t end = t->cell_start[row * t->grid.gw + x_hi + 1];
+  const CellEntries *e = &t->entries;
   for (uint32_t k = t->cell_start[row * t->grid.gw + x_lo]; k < end; k++) {
-    const GridEntry *e = &t->entries[k];
-    float ex = e->x - nb->px, ey = e->y - nb->py;
+    float ex = e->x[k] - nb->px, ey = e->y[k] - nb->py;
     float d2 = ex * ex + ey * ey;
     if (d2 <= nearest_bound(nb)) /* false for NaN */
-      nearest_offer(nb, d2, e->blob);
+      nearest_offer(nb, d2, e->blob[k]);
   }
 }
 
@@ -463,6 +496,38 @@ static void nearest_box(Nearest *nb, int64_t cx, int64_t cy, int64_t inner,
   }
 }
 
+/* The usual case of the search: a finite gate that spans a few cells. All
+ * the cells the gate reaches are scanned at once, row by row (the order of
+ * pairs is strict, so any exhaustive scan gives the same list); false when
+ * the box would be large (a gate of many cells, a prediction far off), for
+ * the growing search to do. The box is widened a little so that rounding
+ * never leaves out a blob on the gate's edge. */
+#define GATE_BOX_CELLS 36
+
+static bool nearest_gate_box(Nearest *nb)
+{
+  const Grid *g = &nb->t->grid;
+  const double reach = nb->t->params.max_distance * (1.0 + 1e-5) + 1e-3;
+  const double fx = ((double)nb->px - g->x0) * g->inv_cell;
+  const double fy = ((double)nb->py - g->y0) * g->inv_cell;
+  const double r = reach * g->inv_cell;
+  if (!(r < 8.0 && fabs(fx) < 1e9 && fabs(fy) < 1e9))
+    return false; /* also for an infinite gate or a NaN prediction */
+  int64_t x_lo = (int64_t)floor(fx - r), x_hi = (int64_t)floor(fx + r);
+  int64_t y_lo = (int64_t)floor(fy - r), y_hi = (int64_t)floor(fy + r);
+  x_lo = x_lo < 0 ? 0 : x_lo;
+  y_lo = y_lo < 0 ? 0 : y_lo;
+  x_hi = x_hi > g->gw - 1 ? g->gw - 1 : x_hi;
+  y_hi = y_hi > g->gh - 1 ? g->gh - 1 : y_hi;
+  if (x_lo > x_hi || y_lo > y_hi)
+    return true; /* the gate misses the grid: no candidate */
+  if ((x_hi - x_lo + 1) * (y_hi - y_lo + 1) > GATE_BOX_CELLS)
+    return false;
+  for (int64_t row = y_lo; row <= y_hi; row++)
+    nearest_scan(nb, row, x_lo, x_hi);
+  return true;
+}
+
 /* Fill nb with the track's nb->k nearest blobs inside the gate. The search
  * scans square boxes of cells around the prediction's cell, row by row
  * (each row of a box is one contiguous run of entries), from the 3 x 3
@@ -474,6 +539,8 @@ static void nearest_box(Nearest *nb, int64_t cx, int64_t cy, int64_t inner,
  * and no candidates yet the reach is unbounded). */
 static void nearest_search(Nearest *nb)
 {
+  if (nearest_gate_box(nb))
+    return;
   const Grid *g = &nb->t->grid;
   const double fx = ((double)nb->px - g->x0) * g->inv_cell;
   const double fy = ((double)nb->py - g->y0) * g->inv_cell;
@@ -546,63 +613,129 @@ static bool next_candidate(GpucclTracker *t, const GpucclBlob *blobs,
 }
 
 /* Nearest entry to (px, py) among entries [k, end): *best and *blob are
- * updated, *tie tells whether the best distance was met twice. Without
- * branches: whether a blob is nearer is a coin toss. */
-static inline void nearest_entry(const GridEntry *e, uint32_t k, uint32_t end,
+ * updated, *tie tells whether the best distance was met twice. Whether a
+ * blob is nearer is a coin toss, so this is written to compile without
+ * branches (a minimum and masks, which compilers keep as such). */
+static inline void nearest_entry(const CellEntries *e, uint32_t k, uint32_t end,
                                  float px, float py, float *best, uint32_t *blob,
                                  bool *tie)
 {
   for (; k < end; k++) {
-    float ex = e[k].x - px, ey = e[k].y - py, d2 = ex * ex + ey * ey;
-    bool nearer = d2 < *best;
-    *tie = nearer ? false : *tie | (d2 == *best);
-    *blob = nearer ? e[k].blob : *blob;
-    *best = nearer ? d2 : *best;
+    float ex = e->x[k] - px, ey = e->y[k] - py, d2 = ex * ex + ey * ey;
+    const bool nearer = d2 < *best, same = d2 == *best;
+    *tie = (*tie | same) & !nearer;
+    *blob ^= (*blob ^ e->blob[k]) & (0u - (uint32_t)nearer);
+    *best = d2 < *best ? d2 : *best;
   }
 }
 
-/* Step 3's shortcut for the usual case, a good prediction: the track's
- * nearest blob when the prediction's own cell, or else the 3 x 3 cells
- * around it, tell it for sure: a blob nearer than every cell left out,
- * inside the gate and not tied. One tight loop without calls: it runs for
- * every track. Otherwise the general search decides. */
-static bool nearest_near(const GpucclTracker *t, uint32_t ti, float gate2,
-                         Candidate *out)
+/* The same for exactly OWN_SCAN entries from k0, side by side: the
+ * distances, their minimum, then which entries reach it (the first one is
+ * the blob; two or more are a tie). No minimum below infinity: no blob. */
+static inline void nearest_fixed(const CellEntries *e, uint32_t k0, float px,
+                                 float py, float *best, uint32_t *blob, bool *tie)
 {
-  const Grid *g = &t->grid;
-  const double fx = ((double)t->px[ti] - g->x0) * g->inv_cell;
-  const double fy = ((double)t->py[ti] - g->y0) * g->inv_cell;
-  if (!(fx >= 0.0 && fx < (double)g->gw && fy >= 0.0 && fy < (double)g->gh))
-    return false;
+  float d2[OWN_SCAN], b = INFINITY;
+  for (int k = 0; k < OWN_SCAN; k++) {
+    float ex = e->x[k0 + k] - px, ey = e->y[k0 + k] - py;
+    d2[k] = ex * ex + ey * ey;
+  }
+  for (int k = 0; k < OWN_SCAN; k++)
+    b = d2[k] < b ? d2[k] : b; /* NaN never taken */
+  unsigned at = 0;
+  for (int k = 0; k < OWN_SCAN; k++)
+    at |= (unsigned)(d2[k] == b) << k;
+  at &= 0u - (unsigned)(b < INFINITY);
+  const uint32_t first = e->blob[k0 + (uint32_t)__builtin_ctz(at | 1u << OWN_SCAN)];
+  *blob = at ? first : NO_MATCH;
+  *tie = (at & (at - 1)) != 0;
+  *best = b;
+}
+
+/* Step 3's shortcut for the usual case, a good prediction: the track's
+ * nearest blob is settled by the prediction's own cell, or else by the
+ * 2 x 2 block of cells around the prediction's quarter of it, when the
+ * blob found is nearer than every cell left out, and not tied; and when no
+ * blob in the block is inside the gate and every cell left out is beyond
+ * it, the track has no candidate at all. Otherwise the general search
+ * decides. The grid's numbers are copied into locals (stores through the
+ * tracker's byte arrays could alias them and force reloads). */
+typedef enum { NEAR_UNDECIDED, NEAR_FOUND, NEAR_NONE } NearResult;
+
+typedef struct {
+  double x0, y0, inv_cell, gw_d, gh_d;
+  double cell2;             /* cell^2 less the rounding margin */
+  int64_t gw, gh;
+  const uint32_t *cell_start;
+  const CellEntries *entries;
+  float gate2;
+} NearGrid;
+
+/* The own-cell step for every track at once, into near[]: the nearest
+ * blob when the own cell settles it (inside the gate or not), else
+ * NO_MATCH. Tracks are independent here and the loop has no branch that
+ * depends on the data, so the processor works on several tracks at a time
+ * instead of waiting for each one's cell and entries in turn. */
+static void nearest_own(const NearGrid *g, const float *px, const float *py,
+                        uint32_t n_tracks, Candidate *near)
+{
+  for (uint32_t ti = 0; ti < n_tracks; ti++) {
+    const double fx = ((double)px[ti] - g->x0) * g->inv_cell;
+    const double fy = ((double)py[ti] - g->y0) * g->inv_cell;
+    const bool inside = (fx >= 0.0) & (fx < g->gw_d) & (fy >= 0.0) & (fy < g->gh_d);
+    /* Outside (or NaN): cell 0 is read and the answer thrown away. */
+    const int64_t cx = (int64_t)(inside ? fx : 0.0), cy = (int64_t)(inside ? fy : 0.0);
+    const double ax = fx - (double)cx, ay = fy - (double)cy;
+    const double reach = dmin(dmin(ax, 1.0 - ax), dmin(ay, 1.0 - ay));
+    /* The OWN_SCAN entries from the cell's first are read whatever the
+     * cell holds: when it holds fewer, the others are blobs of later cells
+     * or the sentinels past the end, and the nearest of a superset of the
+     * cell settles it just as well. */
+    const uint32_t *cs = &g->cell_start[cy * g->gw + cx];
+    const uint32_t k0 = cs[0], k_end = cs[1];
+    float best;
+    uint32_t blob;
+    bool tie;
+    nearest_fixed(g->entries, k0, px[ti], py[ti], &best, &blob, &tie);
+    const bool settled = inside & !tie & (k_end - k0 <= OWN_SCAN) &
+                         (reach * reach * g->cell2 > (double)best);
+    /* NO_MATCH is all ones: a mask rather than a jump. */
+    near[ti] = (Candidate){best, blob | (0u - (uint32_t)!settled)};
+  }
+}
+
+/* The 2 x 2 block towards the prediction's quarter of its cell, for a
+ * track its own cell did not settle: the cells left out are at least half
+ * a cell away. */
+static NearResult nearest_block(const NearGrid *g, float px, float py,
+                                Candidate *out)
+{
+  const double fx = ((double)px - g->x0) * g->inv_cell;
+  const double fy = ((double)py - g->y0) * g->inv_cell;
+  if (!(fx >= 0.0 && fx < g->gw_d && fy >= 0.0 && fy < g->gh_d))
+    return NEAR_UNDECIDED;
   const int64_t cx = (int64_t)fx, cy = (int64_t)fy;
-  const float px = t->px[ti], py = t->py[ti];
   const double ax = fx - (double)cx, ay = fy - (double)cy;
-  /* Distance to the nearest cell left out, in cells: the own cell's
-   * nearest border, then one cell more for the 3 x 3 block. */
-  double reach = dmin(dmin(ax, 1.0 - ax), dmin(ay, 1.0 - ay));
+  const bool left = ax < 0.5, up = ay < 0.5;
+  const int64_t x_lo = left && cx > 0 ? cx - 1 : cx;
+  const int64_t x_hi = !left && cx + 1 < g->gw ? cx + 1 : cx;
+  const int64_t y_lo = up && cy > 0 ? cy - 1 : cy;
+  const int64_t y_hi = !up && cy + 1 < g->gh ? cy + 1 : cy;
   float best = INFINITY;
   uint32_t blob = NO_MATCH;
   bool tie = false;
-  const uint32_t *cs = &t->cell_start[cy * g->gw + cx];
-  nearest_entry(t->entries, cs[0], cs[1], px, py, &best, &blob, &tie);
-  double rc = reach * g->cell;
-  if (blob == NO_MATCH || tie || rc * rc * (1.0 - 1e-5) <= (double)best) {
-    int64_t x_lo = cx > 0 ? cx - 1 : 0, x_hi = cx + 1 < g->gw ? cx + 1 : cx;
-    int64_t y_lo = cy > 0 ? cy - 1 : 0, y_hi = cy + 1 < g->gh ? cy + 1 : cy;
-    best = INFINITY;
-    blob = NO_MATCH;
-    tie = false;
-    for (int64_t row = y_lo; row <= y_hi; row++) {
-      const uint32_t *rs = &t->cell_start[row * g->gw];
-      nearest_entry(t->entries, rs[x_lo], rs[x_hi + 1], px, py, &best, &blob, &tie);
-    }
-    rc = (reach + 1.0) * g->cell;
+  for (int64_t row = y_lo; row <= y_hi; row++) {
+    const uint32_t *rs = &g->cell_start[row * g->gw];
+    nearest_entry(g->entries, rs[x_lo], rs[x_hi + 1], px, py, &best, &blob, &tie);
   }
-  if (blob == NO_MATCH || tie || !(best <= gate2) ||
-      rc * rc * (1.0 - 1e-5) <= (double)best)
-    return false;
+  const double reach = dmin(left ? 1.0 - ax : ax, up ? 1.0 - ay : ay);
+  const double out2 = reach * reach * g->cell2;
+  if (!(best <= g->gate2) && out2 > (double)g->gate2)
+    return NEAR_NONE;
+  if (blob == NO_MATCH || tie || out2 <= (double)best)
+    return NEAR_UNDECIDED;
   *out = (Candidate){best, blob};
-  return true;
+  return NEAR_FOUND;
 }
 
 /* Step 3: deferred acceptance. Each track proposes until a blob holds it
@@ -610,27 +743,44 @@ static bool nearest_near(const GpucclTracker *t, uint32_t ti, float gate2,
  * and the track it drops proposes on. */
 static void match_tracks(GpucclTracker *t, const GpucclBlob *blobs)
 {
-  const float gate2 = (float)(t->params.max_distance * t->params.max_distance);
-  for (uint32_t ti = 0; ti < (uint32_t)t->n_tracks; ti++) {
+  const Grid *gr = &t->grid;
+  const NearGrid g = {
+    .x0 = gr->x0, .y0 = gr->y0, .inv_cell = gr->inv_cell,
+    .gw_d = (double)gr->gw, .gh_d = (double)gr->gh,
+    .cell2 = gr->cell * gr->cell * (1.0 - 1e-5),
+    .gw = gr->gw, .gh = gr->gh,
+    .cell_start = t->cell_start, .entries = &t->entries,
+    .gate2 = (float)(t->params.max_distance * t->params.max_distance),
+  };
+  uint32_t *const holder = t->holder, *const match = t->match;
+  float *const holder_d2 = t->holder_d2;
+  const uint32_t n_tracks = (uint32_t)t->n_tracks;
+  nearest_own(&g, t->px, t->py, n_tracks, t->near);
+  for (uint32_t ti = 0; ti < n_tracks; ti++) {
     uint32_t cur = ti;
-    Candidate c;
+    Candidate c = t->near[ti];
     /* The shortcut's blob is the first candidate, as next_candidate's
-     * search would have found it. */
-    bool have = nearest_near(t, ti, gate2, &c);
+     * search would have found it; with none, the track has no candidate. */
+    NearResult near = c.blob == NO_MATCH ? nearest_block(&g, t->px[ti], t->py[ti], &c)
+                      : c.d2 <= g.gate2  ? NEAR_FOUND
+                                         : NEAR_NONE;
+    if (near == NEAR_NONE)
+      continue;
+    bool have = near == NEAR_FOUND;
     if (have)
       t->proposals[ti] = 1;
     while (have || next_candidate(t, blobs, cur, &c)) {
       have = false;
-      uint32_t rival = t->holder[c.blob];
+      uint32_t rival = holder[c.blob];
       if (rival != NO_MATCH &&
-          !pair_before(t, blobs, c.d2, cur, c.blob, t->holder_d2[c.blob], rival, c.blob))
+          !pair_before(t, blobs, c.d2, cur, c.blob, holder_d2[c.blob], rival, c.blob))
         continue; /* refused: cur tries its next candidate */
-      t->holder[c.blob] = cur;
-      t->holder_d2[c.blob] = c.d2;
-      t->match[cur] = c.blob;
+      holder[c.blob] = cur;
+      holder_d2[c.blob] = c.d2;
+      match[cur] = c.blob;
       if (rival == NO_MATCH)
         break;
-      t->match[rival] = NO_MATCH;
+      match[rival] = NO_MATCH;
       cur = rival;
     }
   }
@@ -728,24 +878,23 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
     mark_merges(t, blobs);
   }
 
-  for (size_t i = 0; i < nt; i++) {
-    uint32_t bi = t->match[i];
-    if (bi == NO_MATCH)
-      continue;
-    if (t->merged[bi])
-      track_coast(&t->tracks[i], t->px[i], t->py[i]);
-    else
-      track_observe(&t->tracks[i], &blobs[bi]);
-    track_ids[bi] = t->tracks[i].id;
-  }
-
-  /* Age the unmatched tracks and compact away the expired ones; order is
-   * kept, so older tracks stay first (the tie-break relies on it). */
+  /* Matched tracks move to their blob; unmatched ones age, and the
+   * expired ones are compacted away in the same pass. Order is kept, so
+   * older tracks stay first (the tie-break relies on it). */
   size_t live = 0;
+  const int max_lost = t->params.max_lost;
   for (size_t i = 0; i < nt; i++) {
     Track *tr = &t->tracks[i];
-    if (t->match[i] == NO_MATCH && ++tr->lost > t->params.max_lost)
+    const uint32_t bi = t->match[i];
+    if (bi != NO_MATCH) {
+      if (t->merged[bi])
+        track_coast(tr, t->px[i], t->py[i]);
+      else
+        track_observe(tr, &blobs[bi]);
+      track_ids[bi] = tr->id;
+    } else if (++tr->lost > max_lost) {
       continue;
+    }
     if (live != i)
       t->tracks[live] = *tr;
     live++;
