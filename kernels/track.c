@@ -33,6 +33,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Weight of the newest displacement in the velocity estimate: low enough
  * that one noisy centroid (e.g. two blobs merged for a frame) does not throw
@@ -631,20 +634,37 @@ static inline void nearest_entry(const CellEntries *e, uint32_t k, uint32_t end,
 
 /* The same for exactly OWN_SCAN entries from k0, side by side: the
  * distances, their minimum, then which entries reach it (the first one is
- * the blob; two or more are a tie). No minimum below infinity: no blob. */
+ * the blob; two or more are a tie). No minimum below infinity: no blob.
+ * With SSE2 (every x86-64) the four distances are one vector: the same
+ * single-precision operations, so the same values as the scalar code. */
 static inline void nearest_fixed(const CellEntries *e, uint32_t k0, float px,
                                  float py, float *best, uint32_t *blob, bool *tie)
 {
-  float d2[OWN_SCAN], b = INFINITY;
+  float b;
+  unsigned at;
+#if defined(__SSE2__) && OWN_SCAN == 4
+  const __m128 inf = _mm_set1_ps(INFINITY);
+  __m128 ex = _mm_sub_ps(_mm_loadu_ps(&e->x[k0]), _mm_set1_ps(px));
+  __m128 ey = _mm_sub_ps(_mm_loadu_ps(&e->y[k0]), _mm_set1_ps(py));
+  /* min(d2, inf) also turns a NaN into infinity (the second operand). */
+  __m128 d2 = _mm_min_ps(_mm_add_ps(_mm_mul_ps(ex, ex), _mm_mul_ps(ey, ey)), inf);
+  __m128 m = _mm_min_ps(d2, _mm_shuffle_ps(d2, d2, _MM_SHUFFLE(1, 0, 3, 2)));
+  m = _mm_min_ps(m, _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+  b = _mm_cvtss_f32(m);
+  at = (unsigned)_mm_movemask_ps(_mm_cmpeq_ps(d2, m));
+#else
+  float d2[OWN_SCAN];
+  b = INFINITY;
   for (int k = 0; k < OWN_SCAN; k++) {
     float ex = e->x[k0 + k] - px, ey = e->y[k0 + k] - py;
     d2[k] = ex * ex + ey * ey;
   }
   for (int k = 0; k < OWN_SCAN; k++)
     b = d2[k] < b ? d2[k] : b; /* NaN never taken */
-  unsigned at = 0;
+  at = 0;
   for (int k = 0; k < OWN_SCAN; k++)
     at |= (unsigned)(d2[k] == b) << k;
+#endif
   at &= 0u - (unsigned)(b < INFINITY);
   const uint32_t first = e->blob[k0 + (uint32_t)__builtin_ctz(at | 1u << OWN_SCAN)];
   *blob = at ? first : NO_MATCH;
