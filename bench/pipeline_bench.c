@@ -11,9 +11,23 @@
  * overlays of its earlier passes) intact — the source costs nothing, and
  * drawing never forces a copy because every pushed buffer is writable.
  *
+ * --scene lattice: instead, exactly --blobs small discs (radius 4) on a
+ * jittered lattice, each circling its home once every 8 frames, so no two
+ * ever touch (the blob count is known: --blobs) and the cycled frames are
+ * one continuous motion (a tracker sees no jump when the cycle restarts).
+ *
+ * The element's frame time: pad probes stamp each buffer as it enters
+ * gpucclblob's sink pad and as it leaves its source pad (the element works
+ * in place, in the streaming thread, between the two); the median over the
+ * timed frames is element_us. --track-share runs every combination with
+ * track=false and track=true, alternating, --repeat times each, and
+ * reports the lowest median of each (the least disturbed run) and what
+ * tracking adds as a share of the element's frame time with tracking.
+ *
  * Usage: gpucclblob-pipeline-bench [--backends cpu,cuda] [--sizes 1080p,4k]
  *   [--formats GRAY8,NV12,RGBA] [--draw none,boxes] [--seconds 1.0]
- *   [--blobs 64] [--element-props "memory=mapped ..."] [--csv FILE]
+ *   [--blobs 64] [--scene discs|lattice] [--track-share] [--repeat 3]
+ *   [--element-props "memory=mapped ..."] [--csv FILE]
  * A backend that cannot run (cuda without a GPU) is reported and skipped. */
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -46,6 +60,7 @@ static const Size all_sizes[] = {
 typedef struct
 {
   double fps;
+  double element_us;            /* median time in the element per frame */
   double label_us;              /* mean GstCclBlobMeta processing time */
   double blobs;                 /* mean blobs per frame */
   int copied;                   /* timed frames copied on the host */
@@ -60,6 +75,11 @@ typedef struct
   gint copied;                  /* frames that left the element's memory */
   guint64 label_ns_sum;
   guint64 blobs_sum;
+  /* Pad probes (streaming thread): when the buffer in the element entered
+   * it, and the time each timed frame spent there. */
+  GstClockTime entered;
+  guint64 *element_ns;          /* NULL outside the timed run */
+  gint n_element, cap_element;
 } Counters;
 
 /* ------------------------------------------------------------------ */
@@ -70,9 +90,32 @@ typedef struct
   double x, y, vx, vy, r;
 } Disc;
 
+/* Disc i of the lattice scene at frame `index`: lattice cells of about
+ * w * h / n pixels each, a home jittered by up to 8 px from the cell's
+ * centre, a circle of radius 6 px around it, one turn per N_FRAMES. Discs
+ * of radius 4 then stay apart as long as a cell is wider than 2 * (8 + 6
+ * + 4) = 36 px (1 000 discs at 1080p: cells of 45 px). */
+static void
+lattice_disc (GRand * rand, int w, int h, int n_discs, int i, int index,
+    Disc * d)
+{
+  int cols = MAX (1, (int) ceil (sqrt ((double) n_discs * w / h)));
+  int rows = (n_discs + cols - 1) / cols;
+  double cw = (double) w / cols, ch = (double) h / rows;
+  double jx = g_rand_double_range (rand, -8, 8);
+  double jy = g_rand_double_range (rand, -8, 8);
+  double phase = g_rand_double_range (rand, 0, 2 * G_PI);
+  double a = phase + 2 * G_PI * index / N_FRAMES;
+
+  d->r = 4;
+  d->x = (i % cols + 0.5) * cw + jx + 6 * cos (a);
+  d->y = (i / cols + 0.5) * ch + jy + 6 * sin (a);
+}
+
 /* Gray levels of frame `index`: discs at 220 on a background at 20. */
 static void
-scene_levels (guint8 * levels, int w, int h, int n_discs, int index)
+scene_levels (guint8 * levels, int w, int h, int n_discs, gboolean lattice,
+    int index)
 {
   GRand *rand = g_rand_new_with_seed (1234);
   double scale = h / 1080.0;
@@ -80,13 +123,17 @@ scene_levels (guint8 * levels, int w, int h, int n_discs, int index)
   memset (levels, 20, (size_t) w * h);
   for (int i = 0; i < n_discs; i++) {
     Disc d;
-    d.r = g_rand_double_range (rand, 6, 40) * scale;
-    d.x = g_rand_double_range (rand, d.r, w - d.r);
-    d.y = g_rand_double_range (rand, d.r, h - d.r);
-    d.vx = g_rand_double_range (rand, -4, 4) * scale;
-    d.vy = g_rand_double_range (rand, -4, 4) * scale;
-    d.x += d.vx * index;
-    d.y += d.vy * index;
+    if (lattice) {
+      lattice_disc (rand, w, h, n_discs, i, index, &d);
+    } else {
+      d.r = g_rand_double_range (rand, 6, 40) * scale;
+      d.x = g_rand_double_range (rand, d.r, w - d.r);
+      d.y = g_rand_double_range (rand, d.r, h - d.r);
+      d.vx = g_rand_double_range (rand, -4, 4) * scale;
+      d.vy = g_rand_double_range (rand, -4, 4) * scale;
+      d.x += d.vx * index;
+      d.y += d.vy * index;
+    }
     int y0 = MAX (0, (int) (d.y - d.r)), y1 = MIN (h - 1, (int) (d.y + d.r));
     for (int y = y0; y <= y1; y++) {
       double dy = y - d.y, half = sqrt (MAX (0.0, d.r * d.r - dy * dy));
@@ -144,6 +191,44 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
           "GpucclHostMemory"))
     c->copied++;
   g_atomic_int_inc (&c->frames);
+}
+
+static GstPadProbeReturn
+on_enter (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  ((Counters *) data)->entered = gst_util_get_timestamp ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+on_leave (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Counters *c = data;
+  GstClockTime now = gst_util_get_timestamp ();
+
+  if (c->element_ns && c->n_element < c->cap_element)
+    c->element_ns[c->n_element++] = now - c->entered;
+  return GST_PAD_PROBE_OK;
+}
+
+static int
+cmp_u64 (const void *a, const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return (x > y) - (x < y);
+}
+
+/* Buffer probes on the element's pads: its time per frame. */
+static void
+probe_element (GstElement * ccl, Counters * c)
+{
+  GstPad *sink = gst_element_get_static_pad (ccl, "sink");
+  GstPad *src = gst_element_get_static_pad (ccl, "src");
+
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER, on_enter, c, NULL);
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, on_leave, c, NULL);
+  gst_object_unref (sink);
+  gst_object_unref (src);
 }
 
 static gboolean
@@ -240,8 +325,8 @@ wait_frames (Counters * c, int n)
 
 static Result
 run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
-    const char *draw, const char *props, int n_discs, double seconds,
-    gboolean * pinned)
+    const char *draw, const char *props, int n_discs, gboolean lattice,
+    double seconds, gboolean * pinned)
 {
   Result r = { 0 };
   Counters c = { 0 };
@@ -271,6 +356,7 @@ run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
   ccl = gst_bin_get_by_name (GST_BIN (pipeline), "ccl");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), &c);
+  probe_element (ccl, &c);
 
   gst_video_info_set_format (&info, format, size->width, size->height);
   caps = gst_video_info_to_caps (&info);
@@ -298,7 +384,7 @@ run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
   for (int i = 0; i < N_FRAMES; i++) {
     GstVideoFrame f;
     gst_buffer_pool_acquire_buffer (pool, &frames[i], NULL);
-    scene_levels (levels, size->width, size->height, n_discs, i);
+    scene_levels (levels, size->width, size->height, n_discs, lattice, i);
     gst_video_frame_map (&f, &info, frames[i], GST_MAP_WRITE);
     fill_frame (&f, levels);
     gst_video_frame_unmap (&f);
@@ -318,6 +404,10 @@ run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
 
   c.label_ns_sum = c.blobs_sum = 0;
   c.copied = 0;
+  /* The streaming thread is idle here: every pushed frame came out. */
+  c.cap_element = timed;
+  c.n_element = 0;
+  c.element_ns = g_new (guint64, timed);
   g_atomic_int_set (&c.frames, 0);
   t0 = g_get_monotonic_time ();
   if (!push_frames (GST_APP_SRC (src), pool, timed, &pts))
@@ -328,6 +418,10 @@ run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
   t1 = g_get_monotonic_time ();
 
   r.fps = timed / ((t1 - t0) / 1e6);
+  if (c.n_element > 0) {
+    qsort (c.element_ns, c.n_element, sizeof *c.element_ns, cmp_u64);
+    r.element_us = c.element_ns[c.n_element / 2] / 1e3;
+  }
   r.label_us = c.label_ns_sum / 1e3 / MAX (c.frames, 1);
   r.blobs = (double) c.blobs_sum / MAX (c.frames, 1);
   r.copied = c.copied;
@@ -335,6 +429,7 @@ run_pipeline (const char *backend, GstVideoFormat format, const Size * size,
 
 out:
   gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_free (c.element_ns);
   if (pool) {
     gst_buffer_pool_set_active (pool, FALSE);
     gst_object_unref (pool);
@@ -352,7 +447,7 @@ out:
 
 static double
 run_opencv (GstVideoFormat format, const Size * size, int n_discs,
-    double seconds, double *blobs)
+    gboolean lattice, double seconds, double *blobs)
 {
   int w = size->width, h = size->height;
   int channels = format == GST_VIDEO_FORMAT_RGBA ? 4 : 1;
@@ -364,7 +459,7 @@ run_opencv (GstVideoFormat format, const Size * size, int n_discs,
   gint64 t0, deadline;
 
   for (int i = 0; i < N_FRAMES; i++) {
-    scene_levels (levels, w, h, n_discs, i);
+    scene_levels (levels, w, h, n_discs, lattice, i);
     data[i] = g_malloc (stride * h);
     if (channels == 1) {
       memcpy (data[i], levels, (size_t) w * h);
@@ -403,6 +498,97 @@ split (const gchar * s)
   return g_strsplit (s, ",", -1);
 }
 
+/* What one combination of the table runs. */
+typedef struct
+{
+  const char *backend, *device, *format_name, *draw_name, *draw;
+  GstVideoFormat format;
+  const Size *size;
+  const char *props;
+  int n_discs;
+  gboolean lattice;
+  double seconds, cv_fps;
+  FILE *csv;
+} Combo;
+
+/* One row of the table (and of the CSV); track is "default", "false" or
+ * "true". FALSE when the run failed (said). */
+static gboolean
+report (const Combo * k, const char *track, const Result * r, gboolean pinned)
+{
+  if (!r->ok) {
+    printf ("%-5s %-22s %-6s %-6s %-16s FAILED\n", k->backend, k->device,
+        k->format_name, k->size->name, k->draw_name);
+    return FALSE;
+  }
+  printf ("%-5s %-22.22s %-6s %-6s %-16s %-7s %10.1f %9.1f %9.1f %9.1f %7.1f "
+      "%10.1f %7.1fx%s%s\n", k->backend, k->device, k->format_name,
+      k->size->name, k->draw_name, track, r->fps, 1e6 / r->fps, r->element_us,
+      r->label_us, r->blobs, k->cv_fps, r->fps / k->cv_fps,
+      pinned ? "" : " (frames not in the element's memory)",
+      r->copied ? " (frames copied on the host!)" : "");
+  if (k->csv)
+    fprintf (k->csv, "%s,%s,%s,%s,%s,%.1f,%.2f,%.2f,%.1f,%.1f,%.2f,%d,%.2f,%s\n",
+        k->backend, k->device, k->format_name, k->size->name, k->draw_name,
+        r->fps, 1e6 / r->fps, r->label_us, r->blobs, k->cv_fps,
+        r->fps / k->cv_fps, pinned, r->element_us, track);
+  return TRUE;
+}
+
+static Result
+run_combo (const Combo * k, const char *track, gboolean * pinned)
+{
+  gchar *props = track ? g_strdup_printf ("%s track=%s",
+      k->props ? k->props : "", track) : g_strdup (k->props);
+  Result r = run_pipeline (k->backend, k->format, k->size, k->draw, props,
+      k->n_discs, k->lattice, k->seconds, pinned);
+  g_free (props);
+  return r;
+}
+
+/* track=false and track=true, alternating, `repeat` times each; of each,
+ * the run with the lowest element time (the least disturbed by the rest of
+ * the machine). Returns the failures. */
+static int
+track_share (const Combo * k, int repeat)
+{
+  Result best[2];
+  gboolean pinned[2] = { FALSE, FALSE };
+  static const char *const track[2] = { "false", "true" };
+  int failures = 0;
+
+  memset (best, 0, sizeof best);
+  for (int i = 0; i < repeat; i++)
+    for (int t = 0; t < 2; t++) {
+      gboolean p = FALSE;
+      Result r = run_combo (k, track[t], &p);
+      if (!r.ok) {
+        failures++;
+        continue;
+      }
+      if (!best[t].ok || r.element_us < best[t].element_us) {
+        best[t] = r;
+        pinned[t] = p;
+      }
+    }
+  for (int t = 0; t < 2; t++)
+    if (!report (k, track[t], &best[t], pinned[t]))
+      failures++;
+  if (best[0].ok && best[1].ok) {
+    double add = best[1].element_us - best[0].element_us;
+    printf ("  tracking share: %s %s %s %s, %.0f blobs: element %.1f -> %.1f "
+        "us per frame, tracking adds %.1f us (%.0f ns per blob) = %.2f %% of "
+        "the element's frame time with tracking (%s 5 %%); whole pipeline "
+        "%.1f -> %.1f us per frame\n", k->backend, k->format_name,
+        k->size->name, k->draw_name, best[1].blobs, best[0].element_us,
+        best[1].element_us, add, best[1].blobs > 0 ? add * 1e3 / best[1].blobs : 0,
+        100.0 * add / best[1].element_us,
+        add < 0.05 * best[1].element_us ? "below" : "NOT below",
+        1e6 / best[0].fps, 1e6 / best[1].fps);
+  }
+  return failures;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -411,7 +597,9 @@ main (int argc, char **argv)
       *opt_draw = g_strdup ("none,boxes"), *opt_csv = NULL,
       *opt_props = NULL;
   gdouble opt_seconds = 1.0;
-  gint opt_blobs = 64;
+  gint opt_blobs = 64, opt_repeat = 3;
+  gchar *opt_scene = g_strdup ("discs");
+  gboolean opt_track_share = FALSE;
   GOptionEntry entries[] = {
     {"backends", 0, 0, G_OPTION_ARG_STRING, &opt_backends,
         "Element backends, comma-separated (cpu, cuda)", "LIST"},
@@ -425,6 +613,14 @@ main (int argc, char **argv)
         "Approximate duration of each measurement", "S"},
     {"blobs", 0, 0, G_OPTION_ARG_INT, &opt_blobs,
         "Discs in the scene", "N"},
+    {"scene", 0, 0, G_OPTION_ARG_STRING, &opt_scene,
+        "discs (random sizes, may touch) or lattice (radius 4, never touch: "
+        "the blob count is --blobs)", "SCENE"},
+    {"track-share", 0, 0, G_OPTION_ARG_NONE, &opt_track_share,
+        "Run each combination with track=false and track=true and report "
+        "what tracking adds to the element's frame time", NULL},
+    {"repeat", 0, 0, G_OPTION_ARG_INT, &opt_repeat,
+        "Runs of each with --track-share (the least disturbed is kept)", "N"},
     {"element-props", 0, 0, G_OPTION_ARG_STRING, &opt_props,
         "More gpucclblob properties, e.g. \"memory=mapped algorithm=ha4-64\"",
         "PROPS"},
@@ -436,6 +632,7 @@ main (int argc, char **argv)
   GError *err = NULL;
   gchar **backends, **sizes, **formats, **draws;
   FILE *csv = NULL;
+  gboolean lattice;
   int failures = 0;
 
   g_option_context_add_main_entries (octx, entries, NULL);
@@ -456,28 +653,40 @@ main (int argc, char **argv)
     return 2;
   }
 
+  if (strcmp (opt_scene, "discs") && strcmp (opt_scene, "lattice")) {
+    g_printerr ("--scene: discs or lattice\n");
+    return 2;
+  }
+  if (opt_blobs < 1 || opt_repeat < 1) {
+    g_printerr ("--blobs and --repeat: 1 or more\n");
+    return 2;
+  }
   backends = split (opt_backends);
   sizes = split (opt_sizes);
   formats = split (opt_formats);
   draws = split (opt_draw);
+  lattice = !strcmp (opt_scene, "lattice");
   if (opt_csv && !(csv = fopen (opt_csv, "w"))) {
     g_printerr ("cannot write %s\n", opt_csv);
     return 2;
   }
   if (csv)
     fprintf (csv, "backend,device,format,size,draw,fps,frame_us,label_us,"
-        "blobs,opencv_fps,speedup,pinned\n");
+        "blobs,opencv_fps,speedup,pinned,element_us,track\n");
 
   printf ("gpucclblob pipeline bench: appsrc (%d frames in the element's "
-      "pool) ! gpucclblob ! fakesink sync=false; %d discs; threshold %d, "
-      "8-connectivity%s%s\n", N_FRAMES, opt_blobs, THRESHOLD,
-      opt_props ? "; element: " : "", opt_props ? opt_props : "");
+      "pool) ! gpucclblob ! fakesink sync=false; %d discs (%s scene); "
+      "threshold %d, 8-connectivity%s%s\n", N_FRAMES, opt_blobs, opt_scene,
+      THRESHOLD, opt_props ? "; element: " : "", opt_props ? opt_props : "");
+  printf ("frame_us: 1 / fps of the whole pipeline; element_us: median time "
+      "a frame spends in gpucclblob (sink pad to source pad); label_us: mean "
+      "labeling time from the blob meta\n");
   printf ("CPU threads: %u; OpenCV baseline (threshold + "
       "connectedComponentsWithStats, RGBA: + cvtColor) with %d threads\n\n",
       g_get_num_processors (), pipeline_opencv_threads ());
-  printf ("%-5s %-22s %-6s %-6s %-16s %10s %9s %9s %7s %10s %8s\n",
-      "back", "device", "format", "size", "draw", "fps", "frame_us",
-      "label_us", "blobs", "opencv_fps", "speedup");
+  printf ("%-5s %-22s %-6s %-6s %-16s %-7s %10s %9s %9s %9s %7s %10s %8s\n",
+      "back", "device", "format", "size", "draw", "track", "fps", "frame_us",
+      "element_us", "label_us", "blobs", "opencv_fps", "speedup");
 
   for (gchar ** s = sizes; *s; s++) {
     const Size *size = NULL;
@@ -496,10 +705,11 @@ main (int argc, char **argv)
         g_printerr ("format %s: use GRAY8, NV12 or RGBA\n", *f);
         return 2;
       }
-      cv_fps = run_opencv (format, size, opt_blobs, opt_seconds, &cv_blobs);
-      printf ("%-5s %-22s %-6s %-6s %-16s %10.1f %9.1f %9s %7.1f %10s %8s\n",
-          "cv", "OpenCV", *f, size->name, "-", cv_fps, 1e6 / cv_fps, "-",
-          cv_blobs, "-", "-");
+      cv_fps = run_opencv (format, size, opt_blobs, lattice, opt_seconds,
+          &cv_blobs);
+      printf ("%-5s %-22s %-6s %-6s %-16s %-7s %10.1f %9.1f %9s %9s %7.1f "
+          "%10s %8s\n", "cv", "OpenCV", *f, size->name, "-", "-", cv_fps,
+          1e6 / cv_fps, "-", "-", cv_blobs, "-", "-");
       for (gchar ** b = backends; *b; b++) {
         GpucclError gerr = { 0 };
         char device[128] = "CPU";
@@ -517,25 +727,20 @@ main (int argc, char **argv)
           }
         }
         for (gchar ** d = draws; *d; d++) {
-          gboolean pinned = FALSE;
-          const char *draw = !strcmp (*d, "none") ? "0" : *d;
-          Result r = run_pipeline (*b, format, size, draw, opt_props,
-              opt_blobs, opt_seconds, &pinned);
-          if (!r.ok) {
-            printf ("%-5s %-22s %-6s %-6s %-16s FAILED\n", *b, device, *f,
-                size->name, *d);
-            failures++;
-            continue;
+          Combo k = {.backend = *b, .device = device, .format_name = *f,
+            .draw_name = *d, .draw = !strcmp (*d, "none") ? "0" : *d,
+            .format = format, .size = size, .props = opt_props,
+            .n_discs = opt_blobs, .lattice = lattice,
+            .seconds = opt_seconds, .cv_fps = cv_fps, .csv = csv
+          };
+          if (opt_track_share) {
+            failures += track_share (&k, opt_repeat);
+          } else {
+            gboolean pinned = FALSE;
+            Result r = run_combo (&k, NULL, &pinned);
+            if (!report (&k, "default", &r, pinned))
+              failures++;
           }
-          printf ("%-5s %-22.22s %-6s %-6s %-16s %10.1f %9.1f %9.1f %7.1f "
-              "%10.1f %7.1fx%s%s\n", *b, device, *f, size->name, *d, r.fps,
-              1e6 / r.fps, r.label_us, r.blobs, cv_fps, r.fps / cv_fps,
-              pinned ? "" : " (frames not in the element's memory)",
-              r.copied ? " (frames copied on the host!)" : "");
-          if (csv)
-            fprintf (csv, "%s,%s,%s,%s,%s,%.1f,%.2f,%.2f,%.1f,%.1f,%.2f,%d\n",
-                *b, device, *f, size->name, *d, r.fps, 1e6 / r.fps,
-                r.label_us, r.blobs, cv_fps, r.fps / cv_fps, pinned);
         }
       }
     }
