@@ -513,9 +513,11 @@ static bool nearest_gate_box(Nearest *nb)
   const double reach = nb->t->params.max_distance * (1.0 + 1e-5) + 1e-3;
   const double fx = ((double)nb->px - g->x0) * g->inv_cell;
   const double fy = ((double)nb->py - g->y0) * g->inv_cell;
-  const double r = reach * g->inv_cell;
-  if (!(r < 8.0 && fabs(fx) < 1e9 && fabs(fy) < 1e9))
+  if (!(reach * g->inv_cell < 8.0 && fabs(fx) < 1e9 && fabs(fy) < 1e9))
     return false; /* also for an infinite gate or a NaN prediction */
+  /* Cell coordinates carry rounding errors relative to their size (a grid
+   * stretched by a far centroid): a little more for those. */
+  const double r = reach * g->inv_cell + 1e-12 * (fabs(fx) + fabs(fy) + 1.0);
   int64_t x_lo = (int64_t)floor(fx - r), x_hi = (int64_t)floor(fx + r);
   int64_t y_lo = (int64_t)floor(fy - r), y_hi = (int64_t)floor(fy + r);
   x_lo = x_lo < 0 ? 0 : x_lo;
