@@ -14,6 +14,10 @@
  * H100, ~5 900 fps), for hosts where the GPU labeling is measured apart.
  * With a CUDA build, --backend cpu,cuda measures both in the same run.
  *
+ * The "checksum" column hashes every id of every frame (FNV-1a): a change
+ * to the tracker that must not change its results keeps it (the scene is
+ * the same on every run and with every backend, blob for blob).
+ *
  * Usage: gpuccl-track-bench [--blobs N[,N...]] [--frames F] [--side PIXELS]
  *                           [--gate PIXELS] [--width W] [--height H]
  *                           [--backend cpu|cuda|auto[,...]]
@@ -23,6 +27,7 @@
 #include "gpuccl.h"
 #include "gpuccl_track.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +47,7 @@ typedef struct {
   double blobs;        /* mean blobs per frame */
   double label_us, track_us, track_p90_us;
   uint32_t ids;        /* track ids handed out */
+  uint64_t checksum;   /* of every id of every frame */
 } RunResult;
 
 static double now_s(void)
@@ -116,6 +122,7 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n, RunResult *out)
                        .stride = (size_t)s->width, .format = GPUCCL_PIXEL_U8};
   double blobs_sum = 0;
   uint32_t max_id = 0;
+  uint64_t checksum = 14695981039346656037ull; /* FNV-1a */
   for (int f = 0; ok && f < s->frames; f++) {
     render(img, s, m, n);
     GpucclResult res;
@@ -136,9 +143,11 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n, RunResult *out)
     t_label[f] = t1 - t0;
     t_track[f] = t2 - t1;
     blobs_sum += (double)res.n_blobs;
-    for (size_t i = 0; i < res.n_blobs; i++)
+    for (size_t i = 0; i < res.n_blobs; i++) {
       if (ids[i] > max_id)
         max_id = ids[i];
+      checksum = (checksum ^ ids[i]) * 1099511628211ull;
+    }
   }
   if (ok) {
     /* The first frame creates every track (allocation, no matching) and
@@ -149,6 +158,7 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n, RunResult *out)
     out->track_p90_us = 1e6 * quantile(t_track + 1, k, 0.9);
     out->track_us = 1e6 * quantile(t_track + 1, k, 0.5);
     out->ids = max_id;
+    out->checksum = checksum;
   }
   free(t_label); free(t_track); free(ids); free(m); free(img);
   gpuccl_tracker_free(tracker);
@@ -219,14 +229,14 @@ int main(int argc, char **argv)
     }
     fprintf(csv, "backend,device,width,height,squares,side,gate,frames,blobs,"
                  "labeling_us,tracking_us,tracking_p90_us,tracking_ns_per_blob,"
-                 "share_pct,track_ids\n");
+                 "share_pct,track_ids,ids_checksum\n");
   }
   FILE *txt = csv == stdout ? stderr : stdout;
   fprintf(txt, "gpuccl-track-bench: %dx%d GRAY8, moving %dx%d squares, gate %.0f px, "
                "%d frames, medians per frame (first frame left out)\n",
           s.width, s.height, s.side, s.side, s.gate, s.frames);
-  fprintf(txt, "%-5s %8s %8s %12s %12s %12s %10s %8s\n", "back", "squares", "blobs",
-          "labeling us", "tracking us", "ns per blob", "share %", "ids");
+  fprintf(txt, "%-5s %8s %8s %12s %12s %12s %10s %8s %16s\n", "back", "squares", "blobs",
+          "labeling us", "tracking us", "ns per blob", "share %", "ids", "checksum");
 
   int ran = 0, failed = 0;
   RunResult last[16];
@@ -255,13 +265,15 @@ int main(int argc, char **argv)
       }
       double per_blob = r.blobs > 0 ? r.track_us * 1e3 / r.blobs : 0;
       double share = 100.0 * r.track_us / (r.label_us + r.track_us);
-      fprintf(txt, "%-5s %8d %8.0f %12.1f %12.2f %12.1f %10.2f %8u\n", bname, sizes[k],
-              r.blobs, r.label_us, r.track_us, per_blob, share, r.ids);
+      fprintf(txt, "%-5s %8d %8.0f %12.1f %12.2f %12.1f %10.2f %8u %016" PRIx64 "\n",
+              bname, sizes[k], r.blobs, r.label_us, r.track_us, per_blob, share, r.ids,
+              r.checksum);
       if (csv)
-        fprintf(csv, "%s,\"%s\",%d,%d,%d,%d,%g,%d,%.1f,%.2f,%.3f,%.3f,%.2f,%.3f,%u\n",
+        fprintf(csv, "%s,\"%s\",%d,%d,%d,%d,%g,%d,%.1f,%.2f,%.3f,%.3f,%.2f,%.3f,%u,"
+                     "%016" PRIx64 "\n",
                 bname, gpuccl_context_device_name(ctx), s.width, s.height, sizes[k],
                 s.side, s.gate, s.frames, r.blobs, r.label_us, r.track_us,
-                r.track_p90_us, per_blob, share, r.ids);
+                r.track_p90_us, per_blob, share, r.ids, r.checksum);
       last[k] = r;
       have[k] = true;
       ran++;
