@@ -21,8 +21,8 @@
  * in place, in the streaming thread, between the two); the median over the
  * timed frames is element_us. --track-share runs every combination with
  * track=false and track=true, alternating, --repeat times each, and
- * reports the lowest median of each (the least disturbed run) and what
- * tracking adds as a share of the element's frame time with tracking.
+ * reports the median run of each and what tracking adds as a share of the
+ * element's frame time with tracking.
  *
  * Usage: gpucclblob-pipeline-bench [--backends cpu,cuda] [--sizes 1080p,4k]
  *   [--formats GRAY8,NV12,RGBA] [--draw none,boxes] [--seconds 1.0]
@@ -547,45 +547,59 @@ run_combo (const Combo * k, const char *track, gboolean * pinned)
 }
 
 /* track=false and track=true, alternating, `repeat` times each; of each,
- * the run with the lowest element time (the least disturbed by the rest of
- * the machine). Returns the failures. */
+ * the run with the median element time (runs on a busy machine differ
+ * more than tracking costs, and alternating spreads the disturbance over
+ * both). Returns the failures. */
+static int
+cmp_result (const void *a, const void *b)
+{
+  double x = ((const Result *) a)->element_us, y = ((const Result *) b)->element_us;
+  return (x > y) - (x < y);
+}
+
 static int
 track_share (const Combo * k, int repeat)
 {
-  Result best[2];
-  gboolean pinned[2] = { FALSE, FALSE };
   static const char *const track[2] = { "false", "true" };
-  int failures = 0;
+  Result *runs[2] = { g_new0 (Result, repeat), g_new0 (Result, repeat) };
+  gboolean pinned[2] = { FALSE, FALSE };
+  Result mid[2];
+  int n[2] = { 0, 0 }, failures = 0;
 
-  memset (best, 0, sizeof best);
   for (int i = 0; i < repeat; i++)
     for (int t = 0; t < 2; t++) {
-      gboolean p = FALSE;
-      Result r = run_combo (k, track[t], &p);
-      if (!r.ok) {
+      Result r = run_combo (k, track[t], &pinned[t]);
+      if (r.ok)
+        runs[t][n[t]++] = r;
+      else
         failures++;
-        continue;
-      }
-      if (!best[t].ok || r.element_us < best[t].element_us) {
-        best[t] = r;
-        pinned[t] = p;
-      }
     }
-  for (int t = 0; t < 2; t++)
-    if (!report (k, track[t], &best[t], pinned[t]))
+  for (int t = 0; t < 2; t++) {
+    memset (&mid[t], 0, sizeof mid[t]);
+    if (n[t]) {
+      qsort (runs[t], n[t], sizeof *runs[t], cmp_result);
+      mid[t] = runs[t][n[t] / 2];
+    }
+    if (!report (k, track[t], &mid[t], pinned[t]))
       failures++;
-  if (best[0].ok && best[1].ok) {
-    double add = best[1].element_us - best[0].element_us;
-    printf ("  tracking share: %s %s %s %s, %.0f blobs: element %.1f -> %.1f "
-        "us per frame, tracking adds %.1f us (%.0f ns per blob) = %.2f %% of "
-        "the element's frame time with tracking (%s 5 %%); whole pipeline "
-        "%.1f -> %.1f us per frame\n", k->backend, k->format_name,
-        k->size->name, k->draw_name, best[1].blobs, best[0].element_us,
-        best[1].element_us, add, best[1].blobs > 0 ? add * 1e3 / best[1].blobs : 0,
-        100.0 * add / best[1].element_us,
-        add < 0.05 * best[1].element_us ? "below" : "NOT below",
-        1e6 / best[0].fps, 1e6 / best[1].fps);
   }
+  if (n[0] && n[1]) {
+    double add = mid[1].element_us - mid[0].element_us;
+    printf ("  tracking share: %s %s %s %s, %.0f blobs, median of %d runs each "
+        "(range %.1f-%.1f / %.1f-%.1f us): element %.1f -> %.1f us per frame, "
+        "tracking adds %.1f us (%.0f ns per blob) = %.2f %% of the element's "
+        "frame time with tracking (%s 5 %%); whole pipeline %.1f -> %.1f us "
+        "per frame\n", k->backend, k->format_name, k->size->name,
+        k->draw_name, mid[1].blobs, MIN (n[0], n[1]), runs[0][0].element_us,
+        runs[0][n[0] - 1].element_us, runs[1][0].element_us,
+        runs[1][n[1] - 1].element_us, mid[0].element_us, mid[1].element_us,
+        add, mid[1].blobs > 0 ? add * 1e3 / mid[1].blobs : 0,
+        100.0 * add / mid[1].element_us,
+        add < 0.05 * mid[1].element_us ? "below" : "NOT below",
+        1e6 / mid[0].fps, 1e6 / mid[1].fps);
+  }
+  g_free (runs[0]);
+  g_free (runs[1]);
   return failures;
 }
 
@@ -620,7 +634,7 @@ main (int argc, char **argv)
         "Run each combination with track=false and track=true and report "
         "what tracking adds to the element's frame time", NULL},
     {"repeat", 0, 0, G_OPTION_ARG_INT, &opt_repeat,
-        "Runs of each with --track-share (the least disturbed is kept)", "N"},
+        "Runs of each with --track-share (the median run is kept)", "N"},
     {"element-props", 0, 0, G_OPTION_ARG_STRING, &opt_props,
         "More gpucclblob properties, e.g. \"memory=mapped algorithm=ha4-64\"",
         "PROPS"},
