@@ -585,15 +585,17 @@ track_share (const Combo * k, int repeat)
   }
   if (n[0] && n[1]) {
     double add = mid[1].element_us - mid[0].element_us;
+    /* Without metas (attach-meta=false) the count is the scene's. */
+    double blobs = mid[1].blobs > 0 ? mid[1].blobs : k->lattice ? k->n_discs : 0;
     printf ("  tracking share: %s %s %s %s, %.0f blobs, median of %d runs each "
         "(range %.1f-%.1f / %.1f-%.1f us): element %.1f -> %.1f us per frame, "
         "tracking adds %.1f us (%.0f ns per blob) = %.2f %% of the element's "
         "frame time with tracking (%s 5 %%); whole pipeline %.1f -> %.1f us "
         "per frame\n", k->backend, k->format_name, k->size->name,
-        k->draw_name, mid[1].blobs, MIN (n[0], n[1]), runs[0][0].element_us,
+        k->draw_name, blobs, MIN (n[0], n[1]), runs[0][0].element_us,
         runs[0][n[0] - 1].element_us, runs[1][0].element_us,
         runs[1][n[1] - 1].element_us, mid[0].element_us, mid[1].element_us,
-        add, mid[1].blobs > 0 ? add * 1e3 / mid[1].blobs : 0,
+        add, blobs > 0 ? add * 1e3 / blobs : 0,
         100.0 * add / mid[1].element_us,
         add < 0.05 * mid[1].element_us ? "below" : "NOT below",
         1e6 / mid[0].fps, 1e6 / mid[1].fps);
