@@ -533,7 +533,8 @@ static bool nearest_gate_box(Nearest *nb)
   return true;
 }
 
-/* Fill nb with the track's nb->k nearest blobs inside the gate. The search
+/* Fill nb with the track's nb->k nearest blobs inside the gate: at once
+ * from the gate's box when it is small (nearest_gate_box), else the search
  * scans square boxes of cells around the prediction's cell, row by row
  * (each row of a box is one contiguous run of entries), from the 3 x 3
  * box outwards: a box of radius R leaves out only blobs at least
