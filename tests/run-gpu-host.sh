@@ -39,7 +39,7 @@ for group in "$@"; do
     step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
-    step volume 60 "$build/tests/algorithms/test-volume"
+    step volume 60 "$build/tests/algorithms/test-volume" --cuda
     step segments-gpu 240 "$build/tests/algorithms/test-segments-gpu"
     step element-cuda 240 tests/element/run-gpu-host.sh "$build"
     ;;
