@@ -41,6 +41,20 @@ __device__ __forceinline__ void merge_warp(uint32_t *L, bool has, uint32_t a,
     ha4_merge(L, pa, pb);
 }
 
+/* One word of a border row for ha4_row_merge: its mask and the word to its
+ * left. */
+struct BorderRow {
+  uint32_t mask, prev;
+  __device__ __forceinline__ uint32_t at(int i, uint32_t k) const
+  {
+    return piece_start(mask, prev, i, k);
+  }
+  __device__ __forceinline__ uint32_t left(int i, uint32_t k) const
+  {
+    return piece_start(mask, prev, i - 1, k - 1);
+  }
+};
+
 /* One merge per lane at most (ha4_row_merge). Called by whole warps. */
 __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
 {
@@ -53,11 +67,9 @@ __device__ void merge_strip_border(const Ha4Frame &f, int w, int y)
   const bool by = (my >> i) & 1u, bu = (mu >> i) & 1u;
   const bool ly = i > 0 ? (my >> (i - 1)) & 1u : py >> 31;
   const bool lu = i > 0 ? (mu >> (i - 1)) & 1u : pu >> 31;
-  auto start_y = [&](int j, uint32_t kj) { return piece_start(my, py, j, kj); };
-  auto start_u = [&](int j, uint32_t kj) { return piece_start(mu, pu, j, kj); };
   uint32_t a = 0, b = 0;
-  const bool has =
-      ha4_row_merge(f.conn8, i, k, ku, by, bu, ly, lu, start_y, start_u, a, b);
+  const bool has = ha4_row_merge(f.conn8, i, k, ku, by, bu, ly, lu,
+                                 BorderRow{my, py}, BorderRow{mu, pu}, a, b);
   merge_warp(f.L, has, a, b);
 }
 

@@ -227,35 +227,35 @@ __device__ __forceinline__ uint32_t ha4_left_start(M mask, int i,
 /* Which merge joins a row with the row above at bit i (Alg. 3 inside a
  * tile, Alg. 4 across strip borders), at most one: the rules are exclusive
  * (4-adjacency needs both pixels, each diagonal one of them). by / bu: bit
- * i of this row / the row above; ly / lu: the pixel left of it. k / ku: the
- * addresses of bit i in both rows; start_y(j, kj) / start_u(j, kj): the
- * start of the segment (piece) holding bit j at address kj of that row, j
- * = -1 for the pixel left of bit 0. Writes the two addresses to merge. */
-template <class StartY, class StartU>
-__device__ __forceinline__ bool
-ha4_row_merge(bool conn8, int i, uint32_t k, uint32_t ku, bool by, bool bu,
-              bool ly, bool lu, StartY start_y, StartU start_u, uint32_t &a,
-              uint32_t &b)
+ * i of this row / the row above; ly / lu: the pixel left of it; k / ku:
+ * the addresses of bit i in both rows. `y` and `u` give, for either row,
+ * at(i, k): the start of the segment (piece) holding bit i at address k,
+ * and left(i, k): that of the pixel left of it. Sets the two addresses to
+ * merge and returns whether there is a merge. */
+template <class Row>
+__device__ __forceinline__ bool ha4_row_merge(bool conn8, int i, uint32_t k,
+                                              uint32_t ku, bool by, bool bu,
+                                              bool ly, bool lu, const Row &y,
+                                              const Row &u, uint32_t &a,
+                                              uint32_t &b)
 {
+  bool has = true;
   if (by && bu && (!ly || !lu)) {
     /* 4-adjacency: overlapping segments meet where one of them starts. */
-    a = start_y(i, k);
-    b = start_u(i, ku);
-    return true;
-  }
-  /* Diagonal only: a segment starting right after one that ends in the
-   * other row (up-left, then up-right). */
-  if (conn8 && by && !ly && lu && !bu) {
+    a = y.at(i, k);
+    b = u.at(i, ku);
+  } else if (conn8 && by && !ly && lu && !bu) {
+    /* Diagonal only: a segment starting right after one that ends in the
+     * other row (up-left, then up-right). */
     a = k;
-    b = start_u(i - 1, ku - 1);
-    return true;
-  }
-  if (conn8 && bu && !lu && ly && !by) {
+    b = u.left(i, ku);
+  } else if (conn8 && bu && !lu && ly && !by) {
     a = ku;
-    b = start_y(i - 1, k - 1);
-    return true;
+    b = y.left(i, k);
+  } else {
+    has = false;
   }
-  return false;
+  return has;
 }
 
 /* Dense id (0-based, raster order) of the component whose root is at

@@ -33,24 +33,16 @@ __device__ __forceinline__ uint32_t tile_to_global(const Ha4Frame &f,
          (uint32_t)x_tile + r % HA4_TILE_W;
 }
 
-/* One warp's merges in the tile, at most one per lane. 8-connectivity:
- * each lane finds both roots, and a pair of trees met by several lanes is
- * joined by one of them: on dense noise a segment meets several segments
- * of the row above, already joined, and diagonals add more lanes, so
- * every lane's atomicMin would go to one address. 4-connectivity merges
- * straight away: its trees are smaller and fewer pairs repeat in a warp
- * (below percolation hardly any), so the finds before the match and the
- * match itself were extra work (bench/README-gpu.md). Called by whole
- * warps. */
-__device__ __forceinline__ void merge_tile_warp(uint32_t *s_L, bool conn8,
-                                                bool has, uint32_t a,
-                                                uint32_t b)
+/* One warp's merges in the tile, at most one per lane: each lane finds
+ * both roots, and a pair of trees met by several lanes is joined by one of
+ * them. A segment overlapping several segments of the row above, already
+ * joined, would otherwise send every lane's atomicMin to one address. Called
+ * by whole warps. 4-connectivity too: merging straight away there (no finds
+ * before the match) measured 30-45 us slower at 2048^2 on dense noise
+ * (d >= 50 %) for a few us below (bench/README-gpu.md). */
+__device__ __forceinline__ void merge_tile_warp(uint32_t *s_L, bool has,
+                                                uint32_t a, uint32_t b)
 {
-  if (!conn8) { /* warp-uniform */
-    if (has)
-      ha4_merge<Ha4Shared>(s_L, a, b);
-    return;
-  }
   if (has) {
     a = ha4_find_halving<Ha4Shared>(s_L, a);
     b = ha4_find_halving<Ha4Shared>(s_L, b);
@@ -61,6 +53,20 @@ __device__ __forceinline__ void merge_tile_warp(uint32_t *s_L, bool conn8,
   if (key != ~0ull && (int)threadIdx.x == __ffs(same) - 1)
     ha4_merge<Ha4Shared>(s_L, a, b);
 }
+
+/* One row of a word of the tile for ha4_row_merge: its mask and carry. */
+template <typename Mask> struct TileRow {
+  Mask mask;
+  uint32_t carry;
+  __device__ __forceinline__ uint32_t at(int i, uint32_t k) const
+  {
+    return ha4_segment_start(mask, i, carry, k);
+  }
+  __device__ __forceinline__ uint32_t left(int i, uint32_t k) const
+  {
+    return ha4_left_start(mask, i, carry, k);
+  }
+};
 
 template <GpucclPixelFormat FMT, int P>
 __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_STRIP_H)
@@ -149,18 +155,13 @@ __global__ void __launch_bounds__(HA4_BLOCK_W *HA4_STRIP_H)
         const bool by = ha4_bit(my, i), bu = ha4_bit(mu, i);
         const bool ly = i > 0 ? ha4_bit(my, i - 1) : cy > 0;
         const bool lu = i > 0 ? ha4_bit(mu, i - 1) : cu > 0;
-        /* Segment starts in this row and the row above (bit -1: the pixel
-         * left of the word, reached through the carry). */
-        auto start_y = [&](int bit, uint32_t kb) {
-          return bit < 0 ? kb + 1 - cy : ha4_segment_start(my, bit, cy, kb);
-        };
-        auto start_u = [&](int bit, uint32_t kb) {
-          return bit < 0 ? kb + 1 - cu : ha4_segment_start(mu, bit, cu, kb);
-        };
+        /* The rules are exclusive: one merge per lane, one divergent merge
+         * per warp instead of three in turn. */
         uint32_t a = 0, b = 0;
         const bool has = ha4_row_merge(f.conn8, i, k, ku, by, bu, ly, lu,
-                                       start_y, start_u, a, b);
-        merge_tile_warp(s_L, f.conn8, has, a, b);
+                                       TileRow<Mask>{my, cy},
+                                       TileRow<Mask>{mu, cu}, a, b);
+        merge_tile_warp(s_L, has, a, b);
       }
     }
   }
