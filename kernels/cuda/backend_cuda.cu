@@ -105,6 +105,9 @@ struct GraphKey {
   const void *labels_d, *L, *feat_area, *feat_value;
 };
 
+/* Component capacity a segments frame starts from (6.5 MB). */
+#define SEGMENTS_FIRST_COMPONENTS 65536
+
 struct CudaCtx {
   int device;
   int sm_count;
@@ -130,8 +133,10 @@ struct CudaCtx {
   Ha4Features feat;
   uint32_t *tile_count, *tile_offset;
   GpucclBlob *out;
-  void *temp;
+  void *temp; /* the id scan's (per size) */
   size_t temp_bytes;
+  void *tile_temp; /* the blob scan's (per component capacity) */
+  size_t tile_temp_bytes;
   bool dirty; /* accumulators may hold a failed frame's sums */
 
   /* Grown on demand. */
@@ -255,78 +260,105 @@ static void free_size(CudaCtx *c)
                   c->feat.first_y, c->feat.max_x,    c->feat.inv_min_x,
                   c->feat.max_y,  c->feat.sum_x,     c->feat.sum_y,
                   c->tile_count,  c->tile_offset,    c->out,
-                  c->temp};
+                  c->temp,        c->tile_temp};
   for (void *p : bufs)
     dev_free(p);
   c->L = c->bits = c->rootmask = c->count = c->offset = nullptr;
   c->feat = Ha4Features{};
   c->tile_count = c->tile_offset = nullptr;
   c->out = nullptr;
-  c->temp = nullptr;
+  c->temp = c->tile_temp = nullptr;
+  c->temp_bytes = c->tile_temp_bytes = 0;
+  c->n_max = 0;
   c->width = c->height = 0;
   c->graph_valid = false; /* it holds the freed buffers */
   free_selection(c);
 }
 
+/* The per-component buffers (features, blob table, blob scan) for n
+ * components, grown only: binary frames ask for the worst case before the
+ * frame (the graph needs it), segments frames for the count their id scan
+ * found (cuda_process). */
+static GpucclStatus ensure_components(CudaCtx *c, size_t n, GpucclError *error)
+{
+  if (n <= c->n_max)
+    return GPUCCL_OK;
+  void *old[] = {c->feat.area,  c->feat.first_y, c->feat.max_x,
+                 c->feat.inv_min_x, c->feat.max_y, c->feat.sum_x,
+                 c->feat.sum_y, c->tile_count,   c->tile_offset,
+                 c->out,        c->tile_temp};
+  for (void *p : old)
+    dev_free(p);
+  uint32_t *value = c->feat.value; /* the forest workspace's, not ours */
+  c->feat = Ha4Features{};
+  c->feat.value = value;
+  c->tile_count = c->tile_offset = nullptr;
+  c->out = nullptr;
+  c->tile_temp = nullptr;
+  c->tile_temp_bytes = 0;
+  c->n_max = 0;
+  c->graph_valid = false; /* it holds the freed buffers */
+  free_selection(c);      /* sized for the old capacity */
+
+  const int n_tiles = (int)((n + 255) / 256);
+  const size_t u32 = sizeof(uint32_t), u64 = sizeof(unsigned long long);
+  CK(dev_alloc((void **)&c->feat.area, n * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.first_y, n * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.max_x, n * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.inv_min_x, n * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.max_y, n * u32), "allocation");
+  CK(dev_alloc((void **)&c->feat.sum_x, n * u64), "allocation");
+  CK(dev_alloc((void **)&c->feat.sum_y, n * u64), "allocation");
+  CK(dev_alloc((void **)&c->tile_count, (n_tiles + 1) * u32), "allocation");
+  CK(dev_alloc((void **)&c->tile_offset, (n_tiles + 1) * u32), "allocation");
+  CK(dev_alloc((void **)&c->out, n * sizeof(GpucclBlob)), "allocation");
+  size_t bytes = 0;
+  CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, c->tile_count,
+                                   c->tile_offset, n_tiles + 1),
+     "scan size query");
+  CK(dev_alloc(&c->tile_temp, bytes), "allocation");
+  c->tile_temp_bytes = bytes;
+  /* The scan's last entry stays 0, the accumulators start at 0, and the
+   * table is defined even where a frame does not write. */
+  CK(cudaMemsetAsync(c->tile_count, 0, (n_tiles + 1) * u32, c->stream),
+     "memset");
+  CK(cudaMemsetAsync(c->out, 0, n * sizeof(GpucclBlob), c->stream), "memset");
+  c->dirty = true;
+  c->n_max = n;
+  c->n_tiles = n_tiles;
+  return GPUCCL_OK;
+}
+
 /* Buffers for a width x height image; nothing happens when they exist. */
 static GpucclStatus ensure_size(CudaCtx *c, int width, int height,
-                                bool segments, GpucclError *error)
+                                GpucclError *error)
 {
-  /* Most components an image can hold: a checkerboard, 4-connected; in
-   * segments mode every pixel (forest_kernels.h). */
-  const size_t n_max =
-      segments ? gpuccl_forest_segments_max_components(width, height)
-               : ((size_t)width * height + 1) / 2;
-  if (c->width == width && c->height == height && c->n_max >= n_max)
+  if (c->width == width && c->height == height)
     return GPUCCL_OK;
   free_size(c);
   const int pitch = (width + 63) & ~63;
   const size_t n_words = (size_t)height * (pitch / 32);
-  const int n_tiles = (int)((n_max + 255) / 256);
-  const size_t u32 = sizeof(uint32_t), u64 = sizeof(unsigned long long);
+  const size_t u32 = sizeof(uint32_t);
 
   CK(dev_alloc((void **)&c->L, (size_t)height * pitch * u32), "allocation");
   CK(dev_alloc((void **)&c->bits, n_words * u32), "allocation");
   CK(dev_alloc((void **)&c->rootmask, n_words * u32), "allocation");
   CK(dev_alloc((void **)&c->count, (n_words + 1) * u32), "allocation");
   CK(dev_alloc((void **)&c->offset, (n_words + 1) * u32), "allocation");
-  CK(dev_alloc((void **)&c->feat.area, n_max * u32), "allocation");
-  CK(dev_alloc((void **)&c->feat.first_y, n_max * u32), "allocation");
-  CK(dev_alloc((void **)&c->feat.max_x, n_max * u32), "allocation");
-  CK(dev_alloc((void **)&c->feat.inv_min_x, n_max * u32), "allocation");
-  CK(dev_alloc((void **)&c->feat.max_y, n_max * u32), "allocation");
-  CK(dev_alloc((void **)&c->feat.sum_x, n_max * u64), "allocation");
-  CK(dev_alloc((void **)&c->feat.sum_y, n_max * u64), "allocation");
-  CK(dev_alloc((void **)&c->tile_count, (n_tiles + 1) * u32), "allocation");
-  CK(dev_alloc((void **)&c->tile_offset, (n_tiles + 1) * u32), "allocation");
-  CK(dev_alloc((void **)&c->out, n_max * sizeof(GpucclBlob)), "allocation");
-
-  size_t a = 0, b = 0;
-  CK(cub::DeviceScan::ExclusiveSum(nullptr, a, c->count, c->offset,
+  size_t bytes = 0;
+  CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, c->count, c->offset,
                                    (int)(n_words + 1)),
      "scan size query");
-  CK(cub::DeviceScan::ExclusiveSum(nullptr, b, c->tile_count, c->tile_offset,
-                                   n_tiles + 1),
-     "scan size query");
-  c->temp_bytes = a > b ? a : b;
-  CK(dev_alloc(&c->temp, c->temp_bytes), "allocation");
-
-  /* Once per size: the scans' last entries stay 0, the accumulators start
-   * at 0, and the table is defined even where a frame does not write. */
+  CK(dev_alloc(&c->temp, bytes), "allocation");
+  c->temp_bytes = bytes;
+  /* Once per size: the scan's last entry stays 0. */
   CK(cudaMemsetAsync(c->count, 0, (n_words + 1) * u32, c->stream), "memset");
-  CK(cudaMemsetAsync(c->tile_count, 0, (n_tiles + 1) * u32, c->stream),
-     "memset");
-  CK(cudaMemsetAsync(c->out, 0, n_max * sizeof(GpucclBlob), c->stream),
-     "memset");
-  c->dirty = true;
 
   c->width = width;
   c->height = height;
   c->pitch = pitch;
   c->words = pitch / 32;
   c->n_words = n_words;
-  c->n_max = n_max;
-  c->n_tiles = n_tiles;
   return GPUCCL_OK;
 }
 
@@ -602,10 +634,10 @@ static GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
   return GPUCCL_OK;
 }
 
-/* The kernels of one frame, in order, on the context's stream. */
-static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
-                                    const GpucclParams *params, int p,
-                                    GpucclError *error)
+/* A frame's kernels up to the component count (offset[n_words]). */
+static GpucclStatus enqueue_labeling(CudaCtx *c, const Ha4Frame &f,
+                                     const GpucclParams *params, int p,
+                                     GpucclError *error)
 {
   if (f.d_threshold)
     LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
@@ -625,6 +657,14 @@ static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
   LAUNCH(cub::DeviceScan::ExclusiveSum(c->temp, bytes, c->count, c->offset,
                                        (int)(c->n_words + 1), c->stream),
          "id scan");
+  return GPUCCL_OK;
+}
+
+/* The rest of the frame: features, labels, blob table. */
+static GpucclStatus enqueue_analysis(CudaCtx *c, const Ha4Frame &f,
+                                     const GpucclParams *params, int p,
+                                     GpucclError *error)
+{
   if (c->feat.value) /* segments mode: each component's value */
     LAUNCH(forest_launch_segment_values(f, c->offset, c->rootmask,
                                         c->feat.value, c->stream),
@@ -640,8 +680,8 @@ static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
                                params->max_area, c->tile_count, c->n_tiles,
                                c->sm_count, c->stream),
          "blob count");
-  bytes = c->temp_bytes;
-  LAUNCH(cub::DeviceScan::ExclusiveSum(c->temp, bytes, c->tile_count,
+  size_t bytes = c->tile_temp_bytes;
+  LAUNCH(cub::DeviceScan::ExclusiveSum(c->tile_temp, bytes, c->tile_count,
                                        c->tile_offset, c->n_tiles + 1,
                                        c->stream),
          "blob scan");
@@ -650,6 +690,37 @@ static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
                                  c->out, c->header, c->sm_count, c->stream),
          "blob scatter");
   return GPUCCL_OK;
+}
+
+/* The kernels of one frame, in order, on the context's stream. */
+static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
+                                    const GpucclParams *params, int p,
+                                    GpucclError *error)
+{
+  GpucclStatus st = enqueue_labeling(c, f, params, p, error);
+  return st != GPUCCL_OK ? st : enqueue_analysis(c, f, params, p, error);
+}
+
+/* Segments mode can have a component per pixel (a 2 x 2 tiling of four
+ * values), ~100 bytes each for features and table: 420 MB at 2048 x 2048
+ * where a class map has a few hundred. So its frame stops after the id
+ * scan, reads the count and sizes the component buffers for it. Not
+ * graphed (Stava-Benes is a forest algorithm), so the sync costs no graph. */
+static GpucclStatus enqueue_counted(CudaCtx *c, const Ha4Frame &f,
+                                    const GpucclParams *params, int p,
+                                    GpucclError *error)
+{
+  GpucclStatus st = enqueue_labeling(c, f, params, p, error);
+  if (st != GPUCCL_OK)
+    return st;
+  LAUNCH(cudaMemcpyAsync(c->header_h, c->offset + c->n_words,
+                         sizeof(uint32_t), cudaMemcpyDeviceToHost, c->stream),
+         "component count download");
+  CK(cudaStreamSynchronize(c->stream), "component count");
+  st = ensure_components(c, c->header_h[0], error);
+  if (st == GPUCCL_OK && c->dirty)
+    st = clear_features(c, error);
+  return st != GPUCCL_OK ? st : enqueue_analysis(c, f, params, p, error);
 }
 
 static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
@@ -736,7 +807,10 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
                                 const GpucclParams *params, int p,
                                 GpucclError *error)
 {
-  const bool graph = c->use_graph && !gpuccl_forest_algorithm(params->algorithm);
+  /* Segments frames (cuts) size their component buffers mid-frame
+   * (enqueue_counted), which a graph cannot. */
+  const bool graph = c->use_graph && !f.cuts &&
+                     !gpuccl_forest_algorithm(params->algorithm);
   if (graph) {
     const GraphKey key = graph_key_of(c, f, params, p);
     if (!c->graph_valid || memcmp(&key, &c->graph_key, sizeof key) != 0) {
@@ -749,7 +823,8 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   if (graph) {
     LAUNCH(cudaGraphLaunch(c->graph_exec, c->stream), "graph launch");
   } else {
-    GpucclStatus st = enqueue_kernels(c, f, params, p, error);
+    GpucclStatus st = f.cuts ? enqueue_counted(c, f, params, p, error)
+                             : enqueue_kernels(c, f, params, p, error);
     if (st != GPUCCL_OK)
       return st;
   }
@@ -773,9 +848,15 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
       return st;
     params = &seg_params;
   }
-  GpucclStatus st =
-      ensure_size(c, image->width, image->height, segments, error);
   const size_t n_pixels = (size_t)image->width * image->height;
+  GpucclStatus st = ensure_size(c, image->width, image->height, error);
+  /* Binary: the most components an image can hold, a 4-connected
+   * checkerboard, before the frame; segments: a start, then what the
+   * frame counts (enqueue_counted). */
+  if (st == GPUCCL_OK)
+    st = ensure_components(c, segments ? SEGMENTS_FIRST_COMPONENTS
+                                       : (n_pixels + 1) / 2,
+                           error);
   if (st == GPUCCL_OK && params->want_labels)
     st = ensure_labels(c, n_pixels, error);
   if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
