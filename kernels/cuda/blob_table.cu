@@ -47,6 +47,12 @@ __global__ void __launch_bounds__(BLOB_TILE)
 {
   typedef cub::BlockScan<int, BLOB_TILE> Scan;
   __shared__ typename Scan::TempStorage scan;
+  /* A tile's passing blobs are built here, then stored as consecutive
+   * 16-byte vectors: a thread writing its own 64-byte blob field by field
+   * leaves every store of a warp 64 bytes apart. */
+  __shared__ uint4 staged[BLOB_TILE * sizeof(GpucclBlob) / sizeof(uint4)];
+  static_assert(sizeof(GpucclBlob) % sizeof(uint4) == 0, "blob in vectors");
+  GpucclBlob *const tile_blobs = reinterpret_cast<GpucclBlob *>(staged);
   const uint32_t n = *n_components;
   const int used = (int)((n + BLOB_TILE - 1) / BLOB_TILE);
   if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -59,10 +65,10 @@ __global__ void __launch_bounds__(BLOB_TILE)
     const bool valid = id < n;
     const uint32_t area = valid ? feat.area[id] : 0u;
     const bool pass = valid && blob_passes(area, min_area, max_area);
-    int rank;
-    Scan(scan).ExclusiveSum((int)pass, rank);
+    int rank, passed;
+    Scan(scan).ExclusiveSum((int)pass, rank, passed);
     if (pass) {
-      GpucclBlob b;
+      GpucclBlob &b = tile_blobs[rank];
       b.id = id + 1;
       b.x0 = (uint32_t)width - 1 - feat.inv_min_x[id];
       b.y0 = feat.first_y[id];
@@ -74,7 +80,6 @@ __global__ void __launch_bounds__(BLOB_TILE)
       b.sum_y = feat.sum_y[id];
       b.cx = (double)b.sum_x / (double)b.area;
       b.cy = (double)b.sum_y / (double)b.area;
-      out[tile_offset[t] + rank] = b;
     }
     if (valid) { /* leave the accumulators zero for the next frame */
       feat.area[id] = 0;
@@ -84,7 +89,12 @@ __global__ void __launch_bounds__(BLOB_TILE)
       feat.sum_x[id] = 0;
       feat.sum_y[id] = 0;
     }
-    __syncthreads(); /* the scan storage is reused */
+    __syncthreads(); /* the tile's blobs are staged */
+    uint4 *dst = reinterpret_cast<uint4 *>(out + tile_offset[t]);
+    const int vectors = passed * (int)(sizeof(GpucclBlob) / sizeof(uint4));
+    for (int i = threadIdx.x; i < vectors; i += BLOB_TILE)
+      dst[i] = staged[i];
+    __syncthreads(); /* the scan storage and the stage are reused */
   }
 }
 
