@@ -232,6 +232,14 @@ static GpucclStatus check_params(const GpucclParams *params,
   if ((unsigned)params->algorithm > GPUCCL_ALGORITHM_LAST)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "unknown algorithm %d", (int)params->algorithm);
+  if (params->n_queries && (!params->query_x || !params->query_y))
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "%zu query points without coordinates",
+                            params->n_queries);
+  if (params->n_queries >= GPUCCL_NO_BLOB)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "%zu query points: at most %u", params->n_queries,
+                            GPUCCL_NO_BLOB - 1);
   return GPUCCL_OK;
 }
 

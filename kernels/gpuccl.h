@@ -141,6 +141,11 @@ typedef struct {
   bool want_labels;      /* also return the label image */
   GpucclAlgorithm algorithm;
   GpucclMode mode;       /* BINARY unless set */
+  /* Query points (a tracker's predictions, gpuccl_track.h): a backend that
+   * can (CUDA) finds each one's nearest blob beside the blob table and
+   * returns it in GpucclResult.nearest. n_queries 0: none. */
+  const float *query_x, *query_y;
+  size_t n_queries;
 } GpucclParams;
 
 typedef struct {
@@ -155,6 +160,18 @@ typedef struct {
   double cx, cy; /* sum_x / area, sum_y / area */
 } GpucclBlob;
 
+/* The nearest blob of one query point: the blob whose centroid, rounded
+ * to float, is nearest to the point, d2 the squared distance in single
+ * precision ((bx - x)^2 + (by - y)^2, each step rounded, no fused
+ * multiply-add). blob is GPUCCL_NO_BLOB when that does not settle it: two
+ * blobs at exactly the nearest distance, or none at a finite one. */
+typedef struct {
+  float d2;
+  uint32_t blob; /* index into GpucclResult.blobs */
+} GpucclNearest;
+
+#define GPUCCL_NO_BLOB UINT32_MAX
+
 /* Owned by the context; valid until its next process call or destroy. */
 typedef struct {
   int width, height;
@@ -166,7 +183,14 @@ typedef struct {
   /* width * height labels, row after row (stride = width), 0 background,
    * every component numbered (filtered ones too); NULL unless asked for. */
   const uint32_t *labels;
+  /* params->n_queries entries, one per query point, or NULL: the backend
+   * does not search (CPU), max_blobs selected the blobs, or the search
+   * would be too large (more than GPUCCL_NEAREST_MAX_PAIRS points x blobs;
+   * the caller then searches itself). */
+  const GpucclNearest *nearest;
 } GpucclResult;
+
+#define GPUCCL_NEAREST_MAX_PAIRS (1ull << 26)
 
 typedef struct GpucclContext GpucclContext;
 

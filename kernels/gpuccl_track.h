@@ -36,6 +36,27 @@ void gpuccl_tracker_reset(GpucclTracker *tracker);
 bool gpuccl_tracker_update(GpucclTracker *tracker, const GpucclBlob *blobs,
                            size_t n_blobs, uint32_t *track_ids);
 
+/* With a backend that searches (CUDA), the nearest blob of every track
+ * comes with the labeling, and the update only settles the rest:
+ *
+ *   n = gpuccl_tracker_predict(tracker, &params.query_x, &params.query_y);
+ *   params.n_queries = n;
+ *   gpuccl_process(ctx, &image, &params, &result, &error);
+ *   gpuccl_tracker_update_nearest(tracker, result.blobs, result.n_blobs,
+ *                                 result.nearest, n, ids);
+ *
+ * predict returns the number of live tracks and where each is expected in
+ * the next frame (valid until the next call on the tracker; 0 and NULLs
+ * when there is none or memory ran out). update_nearest gives exactly the
+ * ids gpuccl_tracker_update would; it falls back to the tracker's own
+ * search when nearest is NULL or does not answer the last prediction. */
+size_t gpuccl_tracker_predict(GpucclTracker *tracker, const float **x,
+                              const float **y);
+bool gpuccl_tracker_update_nearest(GpucclTracker *tracker,
+                                   const GpucclBlob *blobs, size_t n_blobs,
+                                   const GpucclNearest *nearest,
+                                   size_t n_nearest, uint32_t *track_ids);
+
 #ifdef __cplusplus
 }
 #endif

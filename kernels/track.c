@@ -19,6 +19,11 @@
  *     the blob is two objects merged), unmatched tracks age and die after
  *     max_lost frames, unmatched blobs start new tracks with fresh ids.
  *
+ * With a backend that searches (gpuccl_tracker_update_nearest), every
+ * track's nearest blob comes from the device, found by brute force beside
+ * the blob table: step 3 starts from it, and step 2's grid is only built
+ * when a track needs more (a tie, or its blob went to a better track).
+ *
  * The order of pairs: smaller squared distance, then larger bounding-box
  * overlap (IoU, only computed for exactly equal distances), then the older
  * track, then the lower blob index; so equal inputs always give equal ids.
@@ -100,6 +105,8 @@ typedef struct {
 struct GpucclTracker {
   GpucclTrackerParams params;
   uint32_t next_id;
+  size_t n_predicted;      /* tracks gpuccl_tracker_predict answered for
+                            * since the last update; 0: none */
 
   /* Tracks, oldest first (the tie-break relies on it), and per-track
    * scratch; one capacity for the group. */
@@ -182,7 +189,7 @@ void gpuccl_tracker_set_params(GpucclTracker *tracker,
 void gpuccl_tracker_reset(GpucclTracker *tracker)
 {
   if (tracker)
-    tracker->n_tracks = 0;
+    tracker->n_tracks = tracker->n_predicted = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -228,10 +235,10 @@ static bool reserve_group(size_t *cap, size_t n, const Slot *slots, size_t count
   return true;
 }
 
-/* Everything one update with n_blobs blobs can need. */
-static bool reserve_update(GpucclTracker *t, size_t n_blobs)
+/* Per-track buffers for n tracks. */
+static bool reserve_tracks(GpucclTracker *t, size_t n)
 {
-  const Slot track_slots[] = {
+  const Slot slots[] = {
     {(void **)&t->tracks, sizeof *t->tracks},
     {(void **)&t->px, sizeof *t->px},
     {(void **)&t->py, sizeof *t->py},
@@ -240,6 +247,12 @@ static bool reserve_update(GpucclTracker *t, size_t n_blobs)
     {(void **)&t->n_candidates, sizeof *t->n_candidates},
     {(void **)&t->near, sizeof *t->near},
   };
+  return reserve_group(&t->cap_tracks, n, slots, sizeof slots / sizeof *slots);
+}
+
+/* Everything one update with n_blobs blobs can need. */
+static bool reserve_update(GpucclTracker *t, size_t n_blobs)
+{
   const Slot blob_slots[] = {
     {(void **)&t->points, sizeof *t->points},
     {(void **)&t->entries.x, sizeof *t->entries.x},
@@ -251,8 +264,7 @@ static bool reserve_update(GpucclTracker *t, size_t n_blobs)
     {(void **)&t->merged, sizeof *t->merged},
   };
   /* Tracks: the live ones plus one new per blob. */
-  return reserve_group(&t->cap_tracks, t->n_tracks + n_blobs + 1, track_slots,
-                       sizeof track_slots / sizeof *track_slots) &&
+  return reserve_tracks(t, t->n_tracks + n_blobs + 1) &&
          reserve((void **)&t->candidates, &t->cap_candidates,
                  (t->n_tracks + 1) * MAX_CANDIDATES, sizeof *t->candidates) &&
          reserve_group(&t->cap_blobs, n_blobs + OWN_SCAN + 1, blob_slots,
@@ -761,13 +773,16 @@ static NearResult nearest_block(const NearGrid *g, float px, float py,
   return NEAR_FOUND;
 }
 
-/* Step 3: deferred acceptance. Each track proposes until a blob holds it
- * or it runs out of candidates; a blob holds the best pair proposed to it,
- * and the track it drops proposes on. */
-static void match_tracks(GpucclTracker *t, const GpucclBlob *blobs)
+/* Step 2 on first need: sort the blobs into the grid and take its numbers
+ * for the searches. */
+static void ensure_grid(GpucclTracker *t, const GpucclBlob *blobs,
+                        size_t n_blobs, NearGrid *g, bool *built)
 {
+  if (*built)
+    return;
+  build_grid(t, blobs, n_blobs);
   const Grid *gr = &t->grid;
-  const NearGrid g = {
+  *g = (NearGrid){
     .x0 = gr->x0, .y0 = gr->y0, .inv_cell = gr->inv_cell,
     .gw_d = (double)gr->gw, .gh_d = (double)gr->gh,
     .cell2 = gr->cell * gr->cell * (1.0 - 1e-5),
@@ -775,24 +790,53 @@ static void match_tracks(GpucclTracker *t, const GpucclBlob *blobs)
     .cell_start = t->cell_start, .entries = &t->entries,
     .gate2 = (float)(t->params.max_distance * t->params.max_distance),
   };
+  *built = true;
+}
+
+/* Step 3: deferred acceptance. Each track proposes until a blob holds it
+ * or it runs out of candidates; a blob holds the best pair proposed to it,
+ * and the track it drops proposes on. Every track's first candidate is its
+ * nearest blob: from the device's search when `nearest` is given (a track
+ * it did not settle gets GPUCCL_NO_BLOB, as from the own-cell step), else
+ * from the own-cell step over the grid. */
+static void match_tracks(GpucclTracker *t, const GpucclBlob *blobs,
+                         size_t n_blobs, const GpucclNearest *nearest)
+{
+  NearGrid g = {.gate2 = (float)(t->params.max_distance * t->params.max_distance)};
+  bool grid = false;
   uint32_t *const holder = t->holder, *const match = t->match;
   float *const holder_d2 = t->holder_d2;
   const uint32_t n_tracks = (uint32_t)t->n_tracks;
-  nearest_own(&g, t->px, t->py, n_tracks, t->near);
+  if (nearest) {
+    for (uint32_t ti = 0; ti < n_tracks; ti++)
+      t->near[ti] = (Candidate){nearest[ti].d2, nearest[ti].blob};
+  } else {
+    ensure_grid(t, blobs, n_blobs, &g, &grid);
+    nearest_own(&g, t->px, t->py, n_tracks, t->near);
+  }
   for (uint32_t ti = 0; ti < n_tracks; ti++) {
     uint32_t cur = ti;
     Candidate c = t->near[ti];
-    /* The shortcut's blob is the first candidate, as next_candidate's
-     * search would have found it; with none, the track has no candidate. */
-    NearResult near = c.blob == NO_MATCH ? nearest_block(&g, t->px[ti], t->py[ti], &c)
-                      : c.d2 <= g.gate2  ? NEAR_FOUND
-                                         : NEAR_NONE;
+    /* The first candidate, as next_candidate's search would have found it;
+     * with none inside the gate, the track has no candidate. */
+    NearResult near;
+    if (c.blob != NO_MATCH) {
+      near = c.d2 <= g.gate2 ? NEAR_FOUND : NEAR_NONE;
+    } else {
+      ensure_grid(t, blobs, n_blobs, &g, &grid);
+      near = nearest_block(&g, t->px[ti], t->py[ti], &c);
+    }
     if (near == NEAR_NONE)
       continue;
     bool have = near == NEAR_FOUND;
     if (have)
       t->proposals[ti] = 1;
-    while (have || next_candidate(t, blobs, cur, &c)) {
+    for (;;) {
+      if (!have) {
+        ensure_grid(t, blobs, n_blobs, &g, &grid);
+        if (!next_candidate(t, blobs, cur, &c))
+          break;
+      }
       have = false;
       uint32_t rival = holder[c.blob];
       if (rival != NO_MATCH &&
@@ -869,17 +913,56 @@ static void track_coast(Track *tr, double px, double py)
   tr->hits++;
 }
 
+/* Step 1: where each live track should be in this frame. */
+static void predict_tracks(GpucclTracker *t)
+{
+  for (size_t i = 0; i < t->n_tracks; i++) {
+    const Track *tr = &t->tracks[i];
+    t->px[i] = (float)(tr->x + tr->vx * (tr->lost + 1));
+    t->py[i] = (float)(tr->y + tr->vy * (tr->lost + 1));
+  }
+}
+
+size_t gpuccl_tracker_predict(GpucclTracker *t, const float **x,
+                              const float **y)
+{
+  *x = *y = NULL;
+  if (!t)
+    return 0;
+  t->n_predicted = 0;
+  if (!t->n_tracks || !reserve_tracks(t, t->n_tracks + 1))
+    return 0;
+  predict_tracks(t);
+  t->n_predicted = t->n_tracks;
+  *x = t->px;
+  *y = t->py;
+  return t->n_tracks;
+}
+
 bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
                            size_t n_blobs, uint32_t *track_ids)
+{
+  return gpuccl_tracker_update_nearest(t, blobs, n_blobs, NULL, 0, track_ids);
+}
+
+bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
+                                   size_t n_blobs, const GpucclNearest *nearest,
+                                   size_t n_nearest, uint32_t *track_ids)
 {
   if (n_blobs)
     memset(track_ids, 0, n_blobs * sizeof *track_ids);
   if (!t || (n_blobs && (!blobs || !track_ids)))
     return false;
+  /* The device's answer is for the last prediction, or not used. */
+  const size_t predicted = t->n_predicted;
+  t->n_predicted = 0;
   if (n_blobs > UINT32_MAX / 2 || !reserve_update(t, n_blobs))
     return false;
 
   size_t nt = t->n_tracks;
+  const bool have_prediction = predicted == nt;
+  if (!have_prediction || n_nearest != nt)
+    nearest = NULL;
   for (size_t i = 0; i < nt; i++)
     t->match[i] = NO_MATCH;
   for (size_t i = 0; i < n_blobs; i++)
@@ -889,15 +972,11 @@ bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
   /* A non-positive gate matches nothing: every blob starts a track. */
   bool gating = t->params.max_distance > 0; /* false for NaN too */
   if (gating && n_blobs && nt) {
-    for (size_t i = 0; i < nt; i++) {
-      const Track *tr = &t->tracks[i];
-      t->px[i] = (float)(tr->x + tr->vx * (tr->lost + 1));
-      t->py[i] = (float)(tr->y + tr->vy * (tr->lost + 1));
-    }
+    if (!have_prediction)
+      predict_tracks(t);
     memset(t->proposals, 0, nt);
     memset(t->n_candidates, LIST_NOT_BUILT, nt);
-    build_grid(t, blobs, n_blobs);
-    match_tracks(t, blobs);
+    match_tracks(t, blobs, n_blobs, nearest);
     mark_merges(t, blobs);
   }
 

@@ -8,6 +8,7 @@
 #define _DEFAULT_SOURCE /* M_PI */
 #include "gpuccl_track.h"
 #include "fault.h"
+#include "nearest_ref.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -762,6 +763,215 @@ static void test_bad_values(void)
   }
 }
 
+/* ------------------------------------------------------------------ */
+/* The device path: gpuccl_tracker_update_nearest with each track's     */
+/* nearest blob given, as the CUDA backend returns it, must give the    */
+/* very ids of the tracker's own search.                                 */
+
+/* Two trackers fed the same frames: `own` searches itself, `given` gets
+ * every track's nearest blob from nearest_ref. */
+typedef struct {
+  GpucclTracker *own, *given;
+  GpucclNearest near[16384];
+  uint32_t a[16384], b[16384];
+  int frames, settled, unsettled;
+} Twins;
+
+static void twins_init(Twins *tw, double gate, int max_lost)
+{
+  tw->own = new_tracker(gate, max_lost);
+  tw->given = new_tracker(gate, max_lost);
+  tw->frames = tw->settled = tw->unsettled = 0;
+}
+
+static void twins_frame(Twins *tw, const GpucclBlob *blobs, size_t n, const char *what)
+{
+  const float *x, *y;
+  size_t nt = gpuccl_tracker_predict(tw->given, &x, &y);
+  nearest_ref(x, y, nt, blobs, n, tw->near);
+  for (size_t i = 0; i < nt; i++) {
+    if (tw->near[i].blob == GPUCCL_NO_BLOB) tw->unsettled++; else tw->settled++;
+  }
+  CHECK(gpuccl_tracker_update(tw->own, blobs, n, tw->a), "%s: update failed", what);
+  CHECK(gpuccl_tracker_update_nearest(tw->given, blobs, n, tw->near, nt, tw->b),
+        "%s: update_nearest failed", what);
+  int wrong = 0;
+  for (size_t i = 0; i < n; i++)
+    if (tw->a[i] != tw->b[i] && wrong++ < 3)
+      CHECK(tw->a[i] == tw->b[i], "%s frame %d: blob %zu got %u with its own search, %u with the nearest given",
+            what, tw->frames, i, tw->a[i], tw->b[i]);
+  tw->frames++;
+}
+
+static void twins_free(Twins *tw)
+{
+  gpuccl_tracker_free(tw->own);
+  gpuccl_tracker_free(tw->given);
+}
+
+/* Squares wandering in a small room: they touch, merge into one blob (box
+ * and centroid of both) and part, appear and vanish; some frames have
+ * integer centroids, so exact ties (unsettled tracks) come up too. */
+static size_t room_frame(int f, GpucclBlob *b, double (*pos)[4], int n_obj)
+{
+  size_t n = 0;
+  for (int i = 0; i < n_obj; i++) {
+    double *p = pos[i];
+    p[0] += p[2]; p[1] += p[3];
+    if (p[0] < 5 || p[0] > 195) p[2] = -p[2];
+    if (p[1] < 5 || p[1] > 195) p[3] = -p[3];
+    if ((i * 7 + f) % 23 == 0)
+      continue; /* missing this frame */
+    double x = f % 3 == 0 ? floor(p[0]) : p[0], y = f % 3 == 0 ? floor(p[1]) : p[1];
+    GpucclBlob nb = blob_at(x, y, 2);
+    size_t k = 0;
+    while (k < n && !(fabs(b[k].cx - x) < 4 && fabs(b[k].cy - y) < 4))
+      k++;
+    if (k == n) {
+      b[n++] = nb;
+      continue;
+    }
+    GpucclBlob *m = &b[k]; /* merge */
+    m->cx = (m->cx + x) / 2; m->cy = (m->cy + y) / 2;
+    m->x0 = m->x0 < nb.x0 ? m->x0 : nb.x0; m->y0 = m->y0 < nb.y0 ? m->y0 : nb.y0;
+    m->x1 = m->x1 > nb.x1 ? m->x1 : nb.x1; m->y1 = m->y1 > nb.y1 ? m->y1 : nb.y1;
+  }
+  return n;
+}
+
+static void test_nearest_given(void)
+{
+  static Twins tw;
+  static GpucclBlob b[16384];
+  static int obj[16384];
+
+  /* A lattice of swinging objects, shuffled every frame. */
+  twins_init(&tw, 8, 3);
+  for (int f = 0; f < 30; f++) {
+    for (int i = 0; i < 900; i++) {
+      double a = 0.4 * f + i;
+      b[i] = blob_at(20 + 14 * (i % 30) + 3 * cos(a), 20 + 14 * (i / 30) + 2 * sin(a), 2);
+      obj[i] = i;
+    }
+    shuffle(b, obj, 900);
+    twins_frame(&tw, b, 900, "lattice");
+  }
+  twins_free(&tw);
+
+  /* The room, with gates below and above the spacing. */
+  const double gates[] = {6, 15, 60, INFINITY};
+  for (int g = 0; g < 4; g++) {
+    double pos[300][4];
+    for (int i = 0; i < 300; i++)
+      pos[i][0] = 5 + 190 * rnd(), pos[i][1] = 5 + 190 * rnd(),
+      pos[i][2] = 6 * (rnd() - 0.5), pos[i][3] = 6 * (rnd() - 0.5);
+    twins_init(&tw, gates[g], 2);
+    for (int f = 0; f < 40; f++) {
+      size_t n = room_frame(f, b, pos, 300);
+      twins_frame(&tw, b, n, "room");
+    }
+    twins_free(&tw);
+  }
+
+  /* Integer centroids on a small span: ties everywhere. */
+  twins_init(&tw, 10, 2);
+  for (int f = 0; f < 10; f++) {
+    for (int i = 0; i < 400; i++)
+      b[i] = box_at(10 + (int)(rnd() * 40), 10 + (int)(rnd() * 40), 1 + (int)(rnd() * 2), 1);
+    twins_frame(&tw, b, 400, "ties");
+  }
+  CHECK(tw.unsettled > 0, "ties: no track left unsettled, the fallback went untested");
+  twins_free(&tw);
+
+  /* Bad centroids beside good ones. */
+  const double bad[] = {NAN, INFINITY, -INFINITY, 1e300, 1e30};
+  twins_init(&tw, 20, 2);
+  for (int f = 0; f < 8; f++) {
+    size_t n = 0;
+    for (int k = 0; k < 3; k++)
+      b[n++] = blob_at(100 + 200 * k + f, 100, 2);
+    for (int k = 0; k < 5; k++) {
+      GpucclBlob x = blob_at(50, 50, 1);
+      if (k % 2) x.cx = bad[(k + f) % 5]; else x.cy = bad[(k + f) % 5];
+      b[n++] = x;
+    }
+    twins_frame(&tw, b, n, "bad values");
+  }
+  twins_free(&tw);
+  CHECK(tw.settled > 0, "no track was settled by the nearest given");
+}
+
+/* The nearest given is only used for the prediction it answers: after a
+ * reset, with a count that does not match, or without a prediction since
+ * the last update, the tracker searches itself (same ids as a twin that
+ * never got any). */
+static void test_nearest_stale(void)
+{
+  static Twins tw;
+  GpucclBlob b[50];
+  twins_init(&tw, 20, 3);
+  for (int f = 0; f < 12; f++) {
+    for (int i = 0; i < 50; i++)
+      b[i] = blob_at(30 + 40 * (i % 10) + 2 * f, 30 + 40 * (i / 10), 2);
+    const float *x, *y;
+    size_t nt = gpuccl_tracker_predict(tw.given, &x, &y);
+    CHECK(f == 0 ? nt == 0 && !x && !y : nt == 50 && x && y,
+          "stale frame %d: predict gave %zu tracks", f, nt);
+    nearest_ref(x, y, nt, b, 50, tw.near);
+    /* A wrong answer that must be ignored: every track pointed at blob 0. */
+    for (size_t i = 0; i < nt; i++)
+      tw.near[i] = (GpucclNearest){0.0f, 0};
+    size_t given = nt;
+    if (f == 4) {
+      gpuccl_tracker_reset(tw.given);
+      gpuccl_tracker_reset(tw.own);
+    } else if (f == 7) {
+      given = nt - 1; /* does not answer the prediction */
+    } else if (f == 9) {
+      uint32_t skip[50];
+      gpuccl_tracker_update(tw.given, b, 50, skip); /* no prediction since */
+      gpuccl_tracker_update(tw.own, b, 50, skip);
+    } else if (f > 0) {
+      nearest_ref(x, y, nt, b, 50, tw.near); /* a right one */
+    }
+    CHECK(gpuccl_tracker_update(tw.own, b, 50, tw.a), "stale: update failed");
+    CHECK(gpuccl_tracker_update_nearest(tw.given, b, 50, tw.near, given, tw.b),
+          "stale: update_nearest failed");
+    for (int i = 0; i < 50; i++)
+      CHECK(tw.a[i] == tw.b[i], "stale frame %d: blob %d got %u, own search %u", f, i, tw.b[i], tw.a[i]);
+  }
+  twins_free(&tw);
+}
+
+/* The library's side on the CPU backend: query points without
+ * coordinates are refused with a message; valid ones get no answer (the
+ * CPU backend does not search; the tracker then searches itself). */
+static void test_nearest_api(void)
+{
+  GpucclError e = {0};
+  GpucclContext *ctx = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &e);
+  CHECK(ctx != NULL, "CPU context: %s", e.message);
+  if (!ctx)
+    return;
+  uint8_t img[16 * 8] = {0};
+  img[3 * 16 + 4] = img[5 * 16 + 10] = 255;
+  GpucclImage image = {img, 16, 8, 16, GPUCCL_PIXEL_U8, 0, 0, 0};
+  float qx[2] = {4, 9}, qy[2] = {3, 5};
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  p.n_queries = 2;
+  GpucclResult r;
+  CHECK(gpuccl_process(ctx, &image, &p, &r, &e) == GPUCCL_ERROR_INVALID_ARGUMENT &&
+            strstr(e.message, "query"),
+        "queries without coordinates: %s", e.message);
+  p.query_x = qx;
+  p.query_y = qy;
+  CHECK(gpuccl_process(ctx, &image, &p, &r, &e) == GPUCCL_OK, "queries: %s", e.message);
+  CHECK(r.n_blobs == 2 && r.nearest == NULL, "CPU backend: %zu blobs, nearest %p",
+        r.n_blobs, (const void *)r.nearest);
+  gpuccl_context_free(ctx);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -781,6 +991,9 @@ static const struct {
   {"border", test_border},
   {"many", test_many},
   {"bad-values", test_bad_values},
+  {"nearest-given", test_nearest_given},
+  {"nearest-stale", test_nearest_stale},
+  {"nearest-api", test_nearest_api},
 };
 
 int main(int argc, char **argv)
