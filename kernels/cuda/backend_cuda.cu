@@ -114,6 +114,10 @@ struct CudaCtx {
   bool integrated;
   cudaStream_t stream;
   cudaEvent_t ev_start, ev_stop;
+  /* The nearest-blob search runs here, beside the blob table's download
+   * on `stream`, and joins it before the frame's sync (ev_searched). */
+  cudaStream_t search_stream;
+  cudaEvent_t ev_searched;
   bool timed; /* the events hold the last frame's kernels */
 
   /* Size-independent. */
@@ -160,6 +164,14 @@ struct CudaCtx {
   size_t forest_ws_bytes;
 
   GpucclCudaDraw *draw; /* overlay buffers, created at the first draw */
+
+  /* Query points (x then y) and their nearest blobs, grown on demand, in
+   * pinned mapped host memory: the search reads and writes them in place,
+   * so a frame with queries queues no extra copy (each small copy costs
+   * the stream a bus round trip). *_dev: the device's view. */
+  float *query_h, *query_dev;
+  GpucclNearest *nearest_h, *nearest_dev;
+  size_t queries_cap;
 
   /* The HA4 frame as one CUDA graph: launching ~10 kernels one by one
    * costs the host a few µs each, and on light images the GPU waits for
@@ -253,26 +265,39 @@ static void free_selection(CudaCtx *c)
   c->selection_ready = false;
 }
 
+/* The per-component buffers (ensure_components); the forest workspace's
+ * feat.value is not ours and stays. */
+static void free_components(CudaCtx *c)
+{
+  void *bufs[] = {c->feat.area,      c->feat.first_y, c->feat.max_x,
+                  c->feat.inv_min_x, c->feat.max_y,   c->feat.sum_x,
+                  c->feat.sum_y,     c->tile_count,   c->tile_offset,
+                  c->out,            c->tile_temp};
+  for (void *p : bufs)
+    dev_free(p);
+  uint32_t *value = c->feat.value;
+  c->feat = Ha4Features{};
+  c->feat.value = value;
+  c->tile_count = c->tile_offset = nullptr;
+  c->out = nullptr;
+  c->tile_temp = nullptr;
+  c->tile_temp_bytes = 0;
+  c->n_max = 0;
+  c->graph_valid = false; /* it holds the freed buffers */
+  free_selection(c);      /* sized for the old capacity */
+}
+
 static void free_size(CudaCtx *c)
 {
-  void *bufs[] = {c->L,           c->bits,           c->rootmask,
-                  c->count,       c->offset,         c->feat.area,
-                  c->feat.first_y, c->feat.max_x,    c->feat.inv_min_x,
-                  c->feat.max_y,  c->feat.sum_x,     c->feat.sum_y,
-                  c->tile_count,  c->tile_offset,    c->out,
-                  c->temp,        c->tile_temp};
+  free_components(c);
+  void *bufs[] = {c->L, c->bits, c->rootmask, c->count, c->offset, c->temp};
   for (void *p : bufs)
     dev_free(p);
   c->L = c->bits = c->rootmask = c->count = c->offset = nullptr;
-  c->feat = Ha4Features{};
-  c->tile_count = c->tile_offset = nullptr;
-  c->out = nullptr;
-  c->temp = c->tile_temp = nullptr;
-  c->temp_bytes = c->tile_temp_bytes = 0;
-  c->n_max = 0;
+  c->feat.value = nullptr;
+  c->temp = nullptr;
+  c->temp_bytes = 0;
   c->width = c->height = 0;
-  c->graph_valid = false; /* it holds the freed buffers */
-  free_selection(c);
 }
 
 /* The per-component buffers (features, blob table, blob scan) for n
@@ -283,22 +308,7 @@ static GpucclStatus ensure_components(CudaCtx *c, size_t n, GpucclError *error)
 {
   if (n <= c->n_max)
     return GPUCCL_OK;
-  void *old[] = {c->feat.area,  c->feat.first_y, c->feat.max_x,
-                 c->feat.inv_min_x, c->feat.max_y, c->feat.sum_x,
-                 c->feat.sum_y, c->tile_count,   c->tile_offset,
-                 c->out,        c->tile_temp};
-  for (void *p : old)
-    dev_free(p);
-  uint32_t *value = c->feat.value; /* the forest workspace's, not ours */
-  c->feat = Ha4Features{};
-  c->feat.value = value;
-  c->tile_count = c->tile_offset = nullptr;
-  c->out = nullptr;
-  c->tile_temp = nullptr;
-  c->tile_temp_bytes = 0;
-  c->n_max = 0;
-  c->graph_valid = false; /* it holds the freed buffers */
-  free_selection(c);      /* sized for the old capacity */
+  free_components(c);
 
   const int n_tiles = (int)((n + 255) / 256);
   const size_t u32 = sizeof(uint32_t), u64 = sizeof(unsigned long long);
@@ -436,6 +446,84 @@ static GpucclStatus ensure_blobs_h(CudaCtx *c, size_t n, GpucclError *error)
   return GPUCCL_OK;
 }
 
+static void free_queries(CudaCtx *c)
+{
+  pinned_free(c->query_h);
+  pinned_free(c->nearest_h);
+  c->query_h = c->query_dev = nullptr;
+  c->nearest_h = c->nearest_dev = nullptr;
+  c->queries_cap = 0;
+}
+
+static GpucclStatus ensure_queries(CudaCtx *c, size_t n, GpucclError *error)
+{
+  if (n <= c->queries_cap)
+    return GPUCCL_OK;
+  size_t cap = c->queries_cap ? c->queries_cap : 1024;
+  while (cap < n)
+    cap *= 2;
+  free_queries(c);
+  CK(pinned_alloc((void **)&c->query_h, 2 * cap * sizeof(float),
+                  cudaHostAllocMapped),
+     "pinned allocation");
+  CK(pinned_alloc((void **)&c->nearest_h, cap * sizeof(GpucclNearest),
+                  cudaHostAllocMapped),
+     "pinned allocation");
+  CK(cudaHostGetDevicePointer((void **)&c->query_dev, c->query_h, 0),
+     "mapping host memory");
+  CK(cudaHostGetDevicePointer((void **)&c->nearest_dev, c->nearest_h, 0),
+     "mapping host memory");
+  c->queries_cap = cap;
+  return GPUCCL_OK;
+}
+
+/* Once the blob table is made (ev_stop): the query points' nearest
+ * blobs, on the search stream, read from and written to host memory by
+ * the search itself. join_nearest makes the frame's sync wait for it. */
+static GpucclStatus enqueue_nearest(CudaCtx *c, const GpucclParams *params,
+                                    GpucclError *error)
+{
+  const size_t n = params->n_queries;
+  GpucclStatus st = ensure_queries(c, n, error);
+  if (st != GPUCCL_OK)
+    return st;
+  memcpy(c->query_h, params->query_x, n * sizeof(float));
+  memcpy(c->query_h + n, params->query_y, n * sizeof(float));
+  CK(cudaStreamWaitEvent(c->search_stream, c->ev_stop, 0), "stream wait");
+  LAUNCH(ha4_launch_nearest_blobs(c->out, c->header + 1, c->query_dev,
+                                  c->query_dev + n, (uint32_t)n,
+                                  c->nearest_dev, c->search_stream),
+         "nearest blobs");
+  CK(cudaEventRecord(c->ev_searched, c->search_stream), "event record");
+  return GPUCCL_OK;
+}
+
+static GpucclStatus join_nearest(CudaCtx *c, GpucclError *error)
+{
+  CK(cudaStreamWaitEvent(c->stream, c->ev_searched, 0), "stream wait");
+  return GPUCCL_OK;
+}
+
+/* One download (header, the blobs likely there, labels), queued beside
+ * the search. */
+static GpucclStatus enqueue_downloads(CudaCtx *c, const GpucclParams *params,
+                                      size_t fetched, size_t n_pixels,
+                                      GpucclError *error)
+{
+  LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "header download");
+  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->out, fetched * sizeof(GpucclBlob),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "blob table download");
+  if (params->want_labels)
+    LAUNCH(cudaMemcpyAsync(c->labels_h, c->labels_d,
+                           n_pixels * sizeof(uint32_t),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "label download");
+  return GPUCCL_OK;
+}
+
 static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
 {
   if (c->selection_ready)
@@ -472,6 +560,7 @@ static void close_ctx(CudaCtx *c)
   dev_free(c->input);
   dev_free(c->forest_ws);
   gpuccl_cuda_draw_free(c->draw, dev_free);
+  free_queries(c);
   dev_free(c->labels_d);
   pinned_free(c->labels_h);
   dev_free(c->hist);
@@ -491,6 +580,12 @@ static void close_ctx(CudaCtx *c)
     cudaEventDestroy(c->ev_start);
   if (c->ev_stop)
     cudaEventDestroy(c->ev_stop);
+  if (c->search_stream) {
+    cudaStreamSynchronize(c->search_stream);
+    cudaStreamDestroy(c->search_stream);
+  }
+  if (c->ev_searched)
+    cudaEventDestroy(c->ev_searched);
   if (c->stream)
     cudaStreamDestroy(c->stream);
   cudaGetLastError();
@@ -511,6 +606,10 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
      "creating a stream");
   CK(cudaEventCreate(&c->ev_start), "creating an event");
   CK(cudaEventCreate(&c->ev_stop), "creating an event");
+  CK(cudaStreamCreateWithFlags(&c->search_stream, cudaStreamNonBlocking),
+     "creating a stream");
+  CK(cudaEventCreateWithFlags(&c->ev_searched, cudaEventDisableTiming),
+     "creating an event");
   CK(dev_alloc((void **)&c->hist, 256 * sizeof(uint32_t)), "allocation");
   CK(dev_alloc((void **)&c->d_threshold, sizeof(int)), "allocation");
   CK(dev_alloc((void **)&c->header, 3 * sizeof(uint32_t)), "allocation");
@@ -903,29 +1002,35 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   st = run_kernels(c, f, params, p, error);
   if (st != GPUCCL_OK)
     return st;
+  const bool search = params->n_queries != 0;
+  if (search)
+    st = enqueue_nearest(c, params, error);
 
-  /* One download (header, the blobs likely there, labels), one sync. */
+  /* The downloads, the join (also after a failure: the search must not
+   * outlive the frame), one sync. */
   size_t fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
   if (fetched > c->n_max)
     fetched = c->n_max;
-  LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
-                         cudaMemcpyDeviceToHost, c->stream),
-         "header download");
-  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->out, fetched * sizeof(GpucclBlob),
-                         cudaMemcpyDeviceToHost, c->stream),
-         "blob table download");
-  if (params->want_labels)
-    LAUNCH(cudaMemcpyAsync(c->labels_h, c->labels_d,
-                           n_pixels * sizeof(uint32_t),
-                           cudaMemcpyDeviceToHost, c->stream),
-           "label download");
+  if (st == GPUCCL_OK)
+    st = enqueue_downloads(c, params, fetched, n_pixels, error);
+  if (search) {
+    GpucclStatus joined = join_nearest(c, st == GPUCCL_OK ? error : nullptr);
+    st = st == GPUCCL_OK ? joined : st;
+  }
+  if (st != GPUCCL_OK)
+    return st;
   CK(cudaStreamSynchronize(c->stream), "frame");
   c->timed = true;
 
   const uint32_t n_components = c->header_h[0];
   size_t n_blobs = c->header_h[1];
   c->copy_hint = 2 * n_blobs + 64;
-  if (params->max_blobs && n_blobs > params->max_blobs) {
+  /* The nearest blobs index the whole table: not the selection. */
+  const bool selecting = params->max_blobs && n_blobs > params->max_blobs;
+  const bool searched =
+      params->n_queries && !selecting &&
+      (uint64_t)params->n_queries * n_blobs <= GPUCCL_NEAREST_MAX_PAIRS;
+  if (selecting) {
     st = select_largest(c, n_blobs, params->max_blobs, error);
     if (st != GPUCCL_OK)
       return st;
@@ -947,6 +1052,7 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   result->blobs = c->blobs_h;
   result->threshold = (int)c->header_h[2];
   result->labels = params->want_labels ? c->labels_h : nullptr;
+  result->nearest = searched ? c->nearest_h : nullptr;
   return GPUCCL_OK;
 }
 

@@ -1,8 +1,8 @@
 /* Launchers of the HA4 kernels, one per step of the paper (Hennequin et
- * al. 2018) plus the steps this library adds (Otsu, blob table). Each
- * returns the launch's error; the backend (backend_cuda.cu) orders them on
- * the context's stream. `p` is the variant: 1 (32 pixels per warp row, the
- * paper's HA4) or 2 (64 pixels, Alg. 7). */
+ * al. 2018) plus the steps this library adds (Otsu, blob table, nearest
+ * blobs). Each returns the launch's error; the backend (backend_cuda.cu)
+ * orders them on the context's stream. `p` is the variant: 1 (32 pixels
+ * per warp row, the paper's HA4) or 2 (64 pixels, Alg. 7). */
 #ifndef GPUCCL_HA4_KERNELS_H
 #define GPUCCL_HA4_KERNELS_H
 
@@ -70,5 +70,14 @@ cudaError_t ha4_launch_blob_rank_keys(const GpucclBlob *blobs, size_t n,
 cudaError_t ha4_launch_blob_keep_flags(const GpucclBlob *blobs, size_t n,
                                        const uint64_t *weakest,
                                        uint8_t *flags, cudaStream_t stream);
+
+/* Tracking help: each query point's nearest blob among the *n_blobs of
+ * the table (gpuccl.h, GpucclNearest); nothing is written when queries x
+ * blobs exceed GPUCCL_NEAREST_MAX_PAIRS. */
+cudaError_t ha4_launch_nearest_blobs(const GpucclBlob *blobs,
+                                     const uint32_t *n_blobs,
+                                     const float *query_x,
+                                     const float *query_y, uint32_t n_queries,
+                                     GpucclNearest *out, cudaStream_t stream);
 
 #endif /* GPUCCL_HA4_KERNELS_H */
