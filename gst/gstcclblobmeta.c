@@ -34,6 +34,7 @@ gst_ccl_blob_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   bmeta->n_blobs = 0;
   bmeta->blobs = NULL;
   bmeta->processing_ns = 0;
+  bmeta->tracking_ns = 0;
   return TRUE;
 }
 
@@ -56,6 +57,7 @@ copy_meta (GstBuffer * dest, const GstCclBlobMeta * src)
     dmeta->threshold = src->threshold;
     dmeta->n_components = src->n_components;
     dmeta->processing_ns = src->processing_ns;
+    dmeta->tracking_ns = src->tracking_ns;
   }
   return dmeta;
 }

@@ -31,6 +31,11 @@ typedef struct {
   guint n_blobs;
   GstCclBlob *blobs;    /* n_blobs entries, owned by the meta */
   guint64 processing_ns; /* labeling and analysis time for this frame */
+  /* The tracker's time on the host for this frame (track=true; else 0).
+   * With backend=cuda its search for each track's nearest blob runs on
+   * the GPU during the labeling and counts in processing_ns. Last, so the
+   * fields above keep their offsets. */
+  guint64 tracking_ns;
 } GstCclBlobMeta;
 
 GType gst_ccl_blob_meta_api_get_type (void);

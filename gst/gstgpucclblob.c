@@ -246,9 +246,21 @@ ensure_context (GstGpucclBlob * self, const Settings * s)
   return open_context (self, s->backend, s->device_id);
 }
 
+/* With tracking on a backend that searches (CUDA), the labeling also
+ * finds each track's nearest blob: ask for the tracks' predictions. */
+static void
+ask_nearest (GstGpucclBlob * self, const Settings * s, GpucclParams * p)
+{
+  if (s->track && self->tracker &&
+      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CUDA)
+    p->n_queries = gpuccl_tracker_predict (self->tracker, &p->query_x,
+        &p->query_y);
+}
+
 /* Track ids of this frame's blobs (all 0 without tracking). */
 static void
-track_blobs (GstGpucclBlob * self, const Settings * s, const GpucclResult * r)
+track_blobs (GstGpucclBlob * self, const Settings * s, const GpucclParams * p,
+    const GpucclResult * r)
 {
   guint32 *ids;
 
@@ -273,8 +285,8 @@ track_blobs (GstGpucclBlob * self, const Settings * s, const GpucclResult * r)
   else
     gpuccl_tracker_set_params (self->tracker, &params);
 
-  if (!self->tracker || !gpuccl_tracker_update (self->tracker, r->blobs,
-          r->n_blobs, ids)) {
+  if (!self->tracker || !gpuccl_tracker_update_nearest (self->tracker,
+          r->blobs, r->n_blobs, r->nearest, p->n_queries, ids)) {
     GST_WARNING_OBJECT (self, "tracker out of memory, track ids are 0");
     memset (ids, 0, r->n_blobs * sizeof (guint32));
   }
@@ -378,16 +390,25 @@ collect_blobs (GstGpucclBlob * self, const GpucclResult * r)
 static GQuark q_gpucclblob, q_id, q_track_id, q_area, q_centroid_x,
     q_centroid_y, q_value;
 
+/* What one frame cost the element, as the meta and the message report
+ * it. */
+typedef struct
+{
+  guint64 processing_ns;        /* labeling and analysis */
+  guint64 tracking_ns;          /* the tracker's host part (0: no tracking) */
+} FrameTimes;
+
 static void
 attach_metas (GstBuffer * buffer, const GpucclResult * r,
-    const GstCclBlob * blobs, guint64 processing_ns)
+    const GstCclBlob * blobs, const FrameTimes * times)
 {
   GstCclBlobMeta *meta = gst_buffer_add_ccl_blob_meta (buffer, r->width,
       r->height, blobs, r->n_blobs);
 
   meta->threshold = r->threshold;
   meta->n_components = r->n_components;
-  meta->processing_ns = processing_ns;
+  meta->processing_ns = times->processing_ns;
+  meta->tracking_ns = times->tracking_ns;
 
   for (gsize i = 0; i < r->n_blobs; i++) {
     const GstCclBlob *b = &blobs[i];
@@ -411,7 +432,7 @@ attach_metas (GstBuffer * buffer, const GpucclResult * r,
 /* Like facedetect's: the frame's times, then the blobs. */
 static void
 post_message (GstGpucclBlob * self, GstBuffer * buffer,
-    const GpucclResult * r, const GstCclBlob * blobs, guint64 processing_ns)
+    const GpucclResult * r, const GstCclBlob * blobs, const FrameTimes * times)
 {
   GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
   GstClockTime ts = GST_BUFFER_PTS (buffer);
@@ -448,7 +469,8 @@ post_message (GstGpucclBlob * self, GstBuffer * buffer,
       "count", G_TYPE_UINT, (guint) r->n_blobs,
       "components", G_TYPE_UINT, r->n_components,
       "threshold", G_TYPE_UINT, (guint) r->threshold,
-      "processing-time", G_TYPE_UINT64, processing_ns, NULL);
+      "processing-time", G_TYPE_UINT64, times->processing_ns,
+      "tracking-time", G_TYPE_UINT64, times->tracking_ns, NULL);
   gst_structure_take_value (s, "blobs", &list);
 
   gst_element_post_message (GST_ELEMENT (self),
@@ -466,7 +488,8 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   GpucclImage image = { 0 };
   GpucclResult result;
   GpucclError error = { 0 };
-  GstClockTime t0, processing_ns;
+  FrameTimes times;
+  GstClockTime t0, t1;
   GstFlowReturn ret = GST_FLOW_OK;
 
   GST_OBJECT_LOCK (self);
@@ -488,15 +511,21 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   fill_params (&params, &s, &f);
 
   t0 = gst_util_get_timestamp ();
+  ask_nearest (self, &s, &params);
+  t1 = gst_util_get_timestamp ();
+  times.tracking_ns = t1 - t0;
   if (gpuccl_process (self->ctx, &image, &params, &result, &error)
       != GPUCCL_OK)
     return library_error (self, "Labeling", &error);
-  processing_ns = gst_util_get_timestamp () - t0;
+  t0 = gst_util_get_timestamp ();
+  times.processing_ns = t0 - t1;
   GST_LOG_OBJECT (self, "%" G_GSIZE_FORMAT " blobs of %u components, "
       "threshold %d, %" G_GUINT64_FORMAT " ns", result.n_blobs,
-      result.n_components, result.threshold, processing_ns);
+      result.n_components, result.threshold, times.processing_ns);
 
-  track_blobs (self, &s, &result);
+  track_blobs (self, &s, &params, &result);
+  times.tracking_ns = s.track ? times.tracking_ns +
+      (gst_util_get_timestamp () - t0) : 0;
 
   /* The draw property may have been set after this buffer was mapped
    * read-only in passthrough: then draw from the next frame on. */
@@ -508,9 +537,9 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   if (s.attach_meta || s.post_messages) {
     const GstCclBlob *blobs = collect_blobs (self, &result);
     if (s.attach_meta)
-      attach_metas (vframe->buffer, &result, blobs, processing_ns);
+      attach_metas (vframe->buffer, &result, blobs, &times);
     if (s.post_messages)
-      post_message (self, vframe->buffer, &result, blobs, processing_ns);
+      post_message (self, vframe->buffer, &result, blobs, &times);
   }
   return GST_FLOW_OK;
 }

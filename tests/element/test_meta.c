@@ -292,6 +292,7 @@ GST_START_TEST (test_meta_copy_and_scale)
   fail_unless_equals_int (cmeta->n_blobs, meta->n_blobs);
   fail_unless_equals_int (cmeta->threshold, meta->threshold);
   fail_unless_equals_uint64 (cmeta->processing_ns, meta->processing_ns);
+  fail_unless_equals_uint64 (cmeta->tracking_ns, meta->tracking_ns);
   fail_unless (cmeta->blobs != meta->blobs);
   fail_unless (memcmp (cmeta->blobs, meta->blobs,
           meta->n_blobs * sizeof (GstCclBlob)) == 0);
@@ -336,7 +337,7 @@ GST_START_TEST (test_message)
   GstMessage *msg;
   const GstStructure *s;
   const GValue *blobs;
-  guint64 ts, stream_time, running_time, duration;
+  guint64 ts, stream_time, running_time, duration, spent;
   guint count;
 
   gst_element_set_bus (h->element, bus);
@@ -364,6 +365,11 @@ GST_START_TEST (test_message)
   fail_unless_equals_uint64 (running_time, 2 * GST_SECOND);
   fail_unless_equals_uint64 (duration, GST_SECOND / 30);
   fail_unless_equals_int (count, 2);
+  /* No tracking here: its time is there, and 0. */
+  fail_unless (gst_structure_get (s, "processing-time", G_TYPE_UINT64,
+          &spent, NULL) && spent > 0);
+  fail_unless (gst_structure_get (s, "tracking-time", G_TYPE_UINT64,
+          &spent, NULL) && spent == 0);
   blobs = gst_structure_get_value (s, "blobs");
   fail_unless (GST_VALUE_HOLDS_LIST (blobs));
   fail_unless_equals_int (gst_value_list_get_size (blobs), 2);
@@ -446,6 +452,7 @@ GST_START_TEST (test_tracking)
 
     fail_unless (meta != NULL);
     fail_unless_equals_int (meta->n_blobs, f >= 5 ? 3 : 2);
+    fail_unless (meta->tracking_ns > 0, "frame %d: no tracking time", f);
     /* Raster order of first pixels: A (y 5), then C (y 25), then B. */
     for (guint i = 0; i < meta->n_blobs; i++) {
       const GstCclBlob *b = &meta->blobs[i];
@@ -475,6 +482,7 @@ GST_START_TEST (test_tracking)
     GstCclBlobMeta *meta = gst_buffer_get_ccl_blob_meta (out);
     fail_unless (meta != NULL && meta->n_blobs == 1);
     fail_unless_equals_int (meta->blobs[0].track_id, 0);
+    fail_unless_equals_uint64 (meta->tracking_ns, 0);
     gst_buffer_unref (out);
   }
   gst_harness_teardown (h);
