@@ -12,7 +12,12 @@
  * The "compare" lines put the tracking time next to a labeling time given
  * with --frame-us (default 170 us: the element's GRAY8 1080p rate on the
  * H100, ~5 900 fps), for hosts where the GPU labeling is measured apart.
- * With a CUDA build, --backend cpu,cuda measures both in the same run.
+ * With a CUDA build, --backend cpu,cuda measures both in the same run;
+ * cuda-search labels on CUDA too and gives the tracker every track's
+ * nearest blob found on the GPU beside the blob table (GpucclNearest:
+ * gpuccl_tracker_predict before the labeling, update_nearest after). Its
+ * tracking time is the host's part (predict + update); the GPU's part is
+ * in its labeling time, so compare that with the cuda row of the same run.
  *
  * The "checksum" column hashes every id of every frame (FNV-1a): a change
  * to the tracker that must not change its results keeps it (the scene is
@@ -20,7 +25,7 @@
  *
  * Usage: gpuccl-track-bench [--blobs N[,N...]] [--frames F] [--side PIXELS]
  *                           [--gate PIXELS] [--width W] [--height H]
- *                           [--backend cpu|cuda|auto[,...]]
+ *                           [--backend cpu|cuda|cuda-search|auto[,...]]
  *                           [--frame-us US] [--csv FILE|-]
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
@@ -96,8 +101,10 @@ static void render(uint8_t *img, const Scene *s, Mover *m, int n)
   }
 }
 
-/* One scene of n squares through one context: false on an error (said). */
-static bool run_scene(GpucclContext *ctx, const Scene *s, int n, RunResult *out)
+/* One scene of n squares through one context: false on an error (said).
+ * device_search: the tracker gets its nearest blobs from the backend. */
+static bool run_scene(GpucclContext *ctx, const Scene *s, int n,
+                      bool device_search, RunResult *out)
 {
   GpucclTrackerParams tp;
   gpuccl_tracker_params_init(&tp);
@@ -128,20 +135,25 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n, RunResult *out)
     GpucclResult res;
     GpucclError err = {0};
     double t0 = now_s();
+    params.n_queries = device_search ? gpuccl_tracker_predict(
+                                           tracker, &params.query_x, &params.query_y)
+                                     : 0;
+    double t1 = now_s();
     if (gpuccl_process(ctx, &image, &params, &res, &err) != GPUCCL_OK) {
       fprintf(stderr, "gpuccl_process: %s\n", err.message);
       ok = false;
       break;
     }
-    double t1 = now_s();
-    if (!gpuccl_tracker_update(tracker, res.blobs, res.n_blobs, ids)) {
+    double t2 = now_s();
+    if (!gpuccl_tracker_update_nearest(tracker, res.blobs, res.n_blobs, res.nearest,
+                                       params.n_queries, ids)) {
       fprintf(stderr, "tracker out of memory\n");
       ok = false;
       break;
     }
-    double t2 = now_s();
-    t_label[f] = t1 - t0;
-    t_track[f] = t2 - t1;
+    double t3 = now_s();
+    t_label[f] = t2 - t1;
+    t_track[f] = (t1 - t0) + (t3 - t2);
     blobs_sum += (double)res.n_blobs;
     for (size_t i = 0; i < res.n_blobs; i++) {
       if (ids[i] > max_id)
@@ -165,10 +177,11 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n, RunResult *out)
   return ok;
 }
 
-static bool parse_backend(const char *name, GpucclBackend *out)
+static bool parse_backend(const char *name, GpucclBackend *out, bool *device_search)
 {
+  *device_search = !strcmp(name, "cuda-search");
   if (!strcmp(name, "cpu")) *out = GPUCCL_BACKEND_CPU;
-  else if (!strcmp(name, "cuda")) *out = GPUCCL_BACKEND_CUDA;
+  else if (!strcmp(name, "cuda") || *device_search) *out = GPUCCL_BACKEND_CUDA;
   else if (!strcmp(name, "auto")) *out = GPUCCL_BACKEND_AUTO;
   else return false;
   return true;
@@ -179,7 +192,8 @@ static void usage(void)
   fprintf(stderr,
           "usage: gpuccl-track-bench [--blobs N[,N...]] [--frames F] [--side PIXELS]\n"
           "                          [--gate PIXELS] [--width W] [--height H]\n"
-          "                          [--backend cpu|cuda|auto[,...]] [--frame-us US]\n"
+          "                          [--backend cpu|cuda|cuda-search|auto[,...]]\n"
+          "                          [--frame-us US]\n"
           "                          [--csv FILE|-]\n");
 }
 
@@ -235,7 +249,7 @@ int main(int argc, char **argv)
   fprintf(txt, "gpuccl-track-bench: %dx%d GRAY8, moving %dx%d squares, gate %.0f px, "
                "%d frames, medians per frame (first frame left out)\n",
           s.width, s.height, s.side, s.side, s.gate, s.frames);
-  fprintf(txt, "%-5s %8s %8s %12s %12s %12s %10s %8s %16s\n", "back", "squares", "blobs",
+  fprintf(txt, "%-11s %8s %8s %12s %12s %12s %10s %8s %16s\n", "back", "squares", "blobs",
           "labeling us", "tracking us", "ns per blob", "share %", "ids", "checksum");
 
   int ran = 0, failed = 0;
@@ -246,26 +260,28 @@ int main(int argc, char **argv)
   for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
        name = strtok_r(NULL, ",", &save)) {
     GpucclBackend backend;
-    if (!parse_backend(name, &backend)) {
-      fprintf(stderr, "unknown backend %s (cpu, cuda, auto)\n", name);
+    bool device_search;
+    if (!parse_backend(name, &backend, &device_search)) {
+      fprintf(stderr, "unknown backend %s (cpu, cuda, cuda-search, auto)\n", name);
       return 2;
     }
     GpucclError err = {0};
     GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
     if (!ctx) {
-      fprintf(txt, "%-5s skipped: %s\n", name, err.message);
+      fprintf(txt, "%-11s skipped: %s\n", name, err.message);
       continue;
     }
-    const char *bname = gpuccl_backend_name(gpuccl_context_backend(ctx));
+    const char *bname = device_search ? "cuda-search"
+                                      : gpuccl_backend_name(gpuccl_context_backend(ctx));
     for (int k = 0; k < n_sizes; k++) {
       RunResult r;
-      if (!run_scene(ctx, &s, sizes[k], &r)) {
+      if (!run_scene(ctx, &s, sizes[k], device_search, &r)) {
         failed = 1;
         continue;
       }
       double per_blob = r.blobs > 0 ? r.track_us * 1e3 / r.blobs : 0;
       double share = 100.0 * r.track_us / (r.label_us + r.track_us);
-      fprintf(txt, "%-5s %8d %8.0f %12.1f %12.2f %12.1f %10.2f %8u %016" PRIx64 "\n",
+      fprintf(txt, "%-11s %8d %8.0f %12.1f %12.2f %12.1f %10.2f %8u %016" PRIx64 "\n",
               bname, sizes[k], r.blobs, r.label_us, r.track_us, per_blob, share, r.ids,
               r.checksum);
       if (csv)

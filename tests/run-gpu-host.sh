@@ -38,6 +38,7 @@ for group in "$@"; do
     step gpu-corpus 240 "$build/tests/gpu/test-gpu-corpus"
     step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
+    step gpu-nearest 120 "$build/tests/gpu/test-gpu-nearest"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
     step volume 60 "$build/tests/algorithms/test-volume" --cuda
     step segments-gpu 240 "$build/tests/algorithms/test-segments-gpu"
@@ -75,7 +76,12 @@ for group in "$@"; do
     step pipeline-bench-mapped 120 "$build/bench/gpucclblob-pipeline-bench" \
       --backends cuda --sizes 1080p,4k --formats GRAY8,NV12 \
       --element-props "memory=mapped" --csv "$out/pipeline-mapped.csv"
-    step track-bench 120 "$build/bench/gpuccl-track-bench" --backend cuda
+    step track-bench 120 "$build/bench/gpuccl-track-bench" \
+      --backend cpu,cuda,cuda-search --csv "$out/track.csv"
+    step track-share 200 "$build/bench/gpucclblob-pipeline-bench" \
+      --backends cuda,cpu --sizes 1080p --formats GRAY8 --draw none \
+      --blobs 1000 --scene lattice --track-share --repeat 7 --seconds 0.5 \
+      --csv "$out/track-share.csv"
     ;;
   *)
     echo "unknown group $group (tests, reliability, sanitize, bench)"
