@@ -31,16 +31,13 @@
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include "gpuccl.h"
 #include "gpuccl_track.h"
+#include "moving_squares.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef struct {
-  double x, y, vx, vy;
-} Mover;
 
 typedef struct {
   int width, height, side, frames;
@@ -85,22 +82,6 @@ static double quantile(double *v, int n, double q)
   return v[(int)(q * (n - 1) + 0.5)];
 }
 
-static void render(uint8_t *img, const Scene *s, Mover *m, int n)
-{
-  int w = s->width, h = s->height, side = s->side;
-  memset(img, 0, (size_t)w * h);
-  for (int i = 0; i < n; i++) {
-    Mover *o = &m[i];
-    o->x += o->vx;
-    o->y += o->vy;
-    if (o->x < 0 || o->x > w - side) { o->vx = -o->vx; o->x += 2 * o->vx; }
-    if (o->y < 0 || o->y > h - side) { o->vy = -o->vy; o->y += 2 * o->vy; }
-    int x0 = (int)o->x, y0 = (int)o->y;
-    for (int y = y0; y < y0 + side && y < h; y++)
-      memset(img + (size_t)y * w + x0, 255, (size_t)(x0 + side <= w ? side : w - x0));
-  }
-}
-
 /* One scene of n squares through one context: false on an error (said).
  * device_search: the tracker gets its nearest blobs from the backend. */
 static bool run_scene(GpucclContext *ctx, const Scene *s, int n,
@@ -111,7 +92,7 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n,
   tp.max_distance = s->gate;
   GpucclTracker *tracker = gpuccl_tracker_new(&tp);
   uint8_t *img = malloc((size_t)s->width * s->height);
-  Mover *m = malloc((size_t)n * sizeof *m);
+  MovingSquare *m = malloc((size_t)n * sizeof *m);
   uint32_t *ids = malloc((size_t)n * sizeof *ids); /* blobs <= squares */
   double *t_label = malloc((size_t)s->frames * sizeof *t_label);
   double *t_track = malloc((size_t)s->frames * sizeof *t_track);
@@ -121,7 +102,7 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n,
 
   rng = 2463534242u;
   for (int i = 0; ok && i < n; i++)
-    m[i] = (Mover){rnd() * (s->width - s->side), rnd() * (s->height - s->side),
+    m[i] = (MovingSquare){rnd() * (s->width - s->side), rnd() * (s->height - s->side),
                    (rnd() - 0.5) * 8, (rnd() - 0.5) * 8};
   GpucclParams params;
   gpuccl_params_init(&params);
@@ -131,7 +112,7 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n,
   uint32_t max_id = 0;
   uint64_t checksum = 14695981039346656037ull; /* FNV-1a */
   for (int f = 0; ok && f < s->frames; f++) {
-    render(img, s, m, n);
+    moving_squares_step(img, s->width, s->height, s->side, m, n);
     GpucclResult res;
     GpucclError err = {0};
     double t0 = now_s();

@@ -429,13 +429,21 @@ static GpucclStatus ensure_labels(CudaCtx *c, size_t n, GpucclError *error)
   return GPUCCL_OK;
 }
 
+/* The capacity a buffer grown on demand takes for n entries: doubled from
+ * its current one (1024 at first), so a growing scene reallocates rarely. */
+static size_t grown_capacity(size_t cap, size_t n)
+{
+  cap = cap ? cap : 1024;
+  while (cap < n)
+    cap *= 2;
+  return cap;
+}
+
 static GpucclStatus ensure_blobs_h(CudaCtx *c, size_t n, GpucclError *error)
 {
   if (n <= c->blobs_cap)
     return GPUCCL_OK;
-  size_t cap = c->blobs_cap ? c->blobs_cap : 1024;
-  while (cap < n)
-    cap *= 2;
+  const size_t cap = grown_capacity(c->blobs_cap, n);
   pinned_free(c->blobs_h);
   c->blobs_h = nullptr;
   c->blobs_cap = 0;
@@ -459,9 +467,7 @@ static GpucclStatus ensure_queries(CudaCtx *c, size_t n, GpucclError *error)
 {
   if (n <= c->queries_cap)
     return GPUCCL_OK;
-  size_t cap = c->queries_cap ? c->queries_cap : 1024;
-  while (cap < n)
-    cap *= 2;
+  const size_t cap = grown_capacity(c->queries_cap, n);
   free_queries(c);
   CK(pinned_alloc((void **)&c->query_h, 2 * cap * sizeof(float),
                   cudaHostAllocMapped),

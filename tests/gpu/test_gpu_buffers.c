@@ -11,17 +11,8 @@
 #include "cuda/cuda_internal.h"
 #include "gpu_check.h"
 
-static int failures;
+static int failures, checks;
 
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      failures++;                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-    }                                                                         \
-  } while (0)
 
 enum { W = 643, H = 481, N_FRAMES = 6 };
 
@@ -43,7 +34,7 @@ static void run_all(GpucclContext *gpu, uint8_t *frames[N_FRAMES],
     GpucclResult r;
     GpucclError e = {0};
     GpucclStatus s = gpuccl_process(gpu, &img, &p, &r, &e);
-    EXPECT(s == GPUCCL_OK, "frame %d: %s", i, e.message);
+    GPU_EXPECT(s == GPUCCL_OK, "frame %d: %s", i, e.message);
   }
 }
 
@@ -63,14 +54,14 @@ static void steady_state(GpucclContext *gpu)
   for (int round = 0; round < 5; round++)
     run_all(gpu, frames, stride);
   uint64_t after = gpuccl_cuda_alloc_calls();
-  EXPECT(after == before,
+  GPU_EXPECT(after == before,
          "steady state made %llu allocation calls over %d frames",
          (unsigned long long)(after - before), 5 * N_FRAMES);
   printf("steady state: %llu allocation calls over %d frames (%llu before)\n",
          (unsigned long long)(after - before), 5 * N_FRAMES,
          (unsigned long long)before);
   float ms = gpuccl_cuda_kernel_ms(gpu);
-  EXPECT(ms > 0.0f, "kernel time %f ms", ms);
+  GPU_EXPECT(ms > 0.0f, "kernel time %f ms", ms);
   for (int i = 0; i < N_FRAMES; i++)
     free(frames[i]);
 }
@@ -81,7 +72,7 @@ static void host_memory(GpucclContext *gpu, GpucclContext *cpu,
   const size_t stride = W + 3;
   GpucclError e = {0};
   uint8_t *buf = gpuccl_host_alloc(gpu, stride * H, memory, &e);
-  EXPECT(buf != NULL, "%s host_alloc: %s", name, e.message);
+  GPU_EXPECT(buf != NULL, "%s host_alloc: %s", name, e.message);
   if (!buf)
     return;
   GpucclParams p;
@@ -94,12 +85,12 @@ static void host_memory(GpucclContext *gpu, GpucclContext *cpu,
     GpucclImage img = {buf, W, H, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
     char label[64];
     snprintf(label, sizeof label, "%s frame %d", name, i);
-    EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
+    GPU_EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
     /* An image that starts inside the block, not at its start. */
     GpucclImage sub = {buf + stride * 10 + 17, W - 40, H - 20, stride,
                        GPUCCL_PIXEL_U8, 0, 0, 0};
     snprintf(label, sizeof label, "%s frame %d offset", name, i);
-    EXPECT(gpu_check_same(gpu, cpu, &sub, &p, label), "%s", label);
+    GPU_EXPECT(gpu_check_same(gpu, cpu, &sub, &p, label), "%s", label);
   }
   gpuccl_host_free(gpu, buf);
 }
@@ -121,7 +112,7 @@ static void size_changes(GpucclContext *gpu, GpucclContext *cpu)
     p.want_labels = true;
     char label[64];
     snprintf(label, sizeof label, "size %dx%d", w, h);
-    EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
+    GPU_EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
     free(data);
   }
 }
@@ -131,7 +122,7 @@ int main(void)
   GpucclContext *gpu = gpu_check_context();
   GpucclContext *cpu = gpu_check_cpu_context();
   GpucclError e = {0};
-  EXPECT(gpuccl_context_backend(gpu) == GPUCCL_BACKEND_CUDA, "backend");
+  GPU_EXPECT(gpuccl_context_backend(gpu) == GPUCCL_BACKEND_CUDA, "backend");
   steady_state(gpu);
   host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, "COPY");
   host_memory(gpu, cpu, GPUCCL_MEMORY_MAPPED, "MAPPED");
@@ -151,10 +142,11 @@ int main(void)
   frame.stride[0] = 1;
   GpucclDrawParams dp = {GPUCCL_DRAW_BOXES, 255, 0, 0, 1};
   GpucclStatus s = gpuccl_draw(gpu, &frame, &dp, &e);
-  EXPECT(s == GPUCCL_ERROR_UNSUPPORTED || s == GPUCCL_OK, "draw: %s",
+  GPU_EXPECT(s == GPUCCL_ERROR_UNSUPPORTED || s == GPUCCL_OK, "draw: %s",
          gpuccl_status_name(s));
   gpuccl_context_free(gpu);
   gpuccl_context_free(cpu);
-  printf("%s: %d failures\n", failures ? "FAIL" : "PASS", failures);
+  printf("%s: %d checks, %d failures\n", failures ? "FAIL" : "PASS", checks,
+         failures);
   return failures ? 1 : 0;
 }

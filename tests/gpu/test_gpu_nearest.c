@@ -15,20 +15,11 @@
 
 #include "gpu_check.h"
 #include "gpuccl_track.h"
+#include "moving_squares.h"
 #include "nearest_ref.h"
 
 static int failures, checks;
 
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    checks++;                                                                 \
-    if (!(cond)) {                                                            \
-      failures++;                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-    }                                                                         \
-  } while (0)
 
 /* Small deterministic generator (xorshift). */
 static uint32_t rng = 2463534242u;
@@ -40,33 +31,12 @@ static double rnd(void)
   return rng / 4294967296.0;
 }
 
-/* Squares of side `side` bouncing in a w x h frame: touching squares are
- * one blob, so tracks meet merges, splits and new blobs. */
-typedef struct {
-  double x, y, vx, vy;
-} Mover;
-
-static void render(uint8_t *img, int w, int h, Mover *m, int n, int side)
-{
-  memset(img, 0, (size_t)w * h);
-  for (int i = 0; i < n; i++) {
-    Mover *o = &m[i];
-    o->x += o->vx;
-    o->y += o->vy;
-    if (o->x < 0 || o->x > w - side) { o->vx = -o->vx; o->x += 2 * o->vx; }
-    if (o->y < 0 || o->y > h - side) { o->vy = -o->vy; o->y += 2 * o->vy; }
-    int x0 = (int)o->x, y0 = (int)o->y;
-    for (int y = y0; y < y0 + side && y < h; y++)
-      memset(img + (size_t)y * w + x0, 255, (size_t)(x0 + side <= w ? side : w - x0));
-  }
-}
-
 /* Compare the backend's answer for n queries with the reference. */
 static void check_answer(const GpucclResult *r, const float *qx,
                          const float *qy, size_t n, const char *what, int frame)
 {
   static GpucclNearest want[1 << 16];
-  EXPECT(r->nearest != NULL, "%s frame %d: no answer for %zu queries over %zu blobs",
+  GPU_EXPECT(r->nearest != NULL, "%s frame %d: no answer for %zu queries over %zu blobs",
          what, frame, n, r->n_blobs);
   if (!r->nearest || n > sizeof want / sizeof *want)
     return;
@@ -78,7 +48,7 @@ static void check_answer(const GpucclResult *r, const float *qx,
      * no lane keeps one. */
     bool same = g->blob == w->blob && memcmp(&g->d2, &w->d2, sizeof g->d2) == 0;
     if (!same && wrong++ < 3)
-      EXPECT(same, "%s frame %d: query %zu (%g, %g): blob %u d2 %.9g, reference blob %u d2 %.9g",
+      GPU_EXPECT(same, "%s frame %d: query %zu (%g, %g): blob %u d2 %.9g, reference blob %u d2 %.9g",
              what, frame, i, qx[i], qy[i], g->blob, g->d2, w->blob, w->d2);
     checks++;
   }
@@ -89,13 +59,13 @@ static void run_sequence(GpucclContext *gpu, int w, int h, int n_squares,
                          int side, double gate, int frames, const char *what)
 {
   uint8_t *img = malloc((size_t)w * h);
-  Mover *m = malloc((size_t)n_squares * sizeof *m);
+  MovingSquare *m = malloc((size_t)n_squares * sizeof *m);
   uint32_t *ids_own = malloc((size_t)n_squares * sizeof(uint32_t));
   uint32_t *ids_given = malloc((size_t)n_squares * sizeof(uint32_t));
   if (!img || !m || !ids_own || !ids_given)
     abort();
   for (int i = 0; i < n_squares; i++)
-    m[i] = (Mover){rnd() * (w - side), rnd() * (h - side), (rnd() - 0.5) * 8,
+    m[i] = (MovingSquare){rnd() * (w - side), rnd() * (h - side), (rnd() - 0.5) * 8,
                    (rnd() - 0.5) * 8};
   GpucclTrackerParams tp;
   gpuccl_tracker_params_init(&tp);
@@ -104,14 +74,14 @@ static void run_sequence(GpucclContext *gpu, int w, int h, int n_squares,
   GpucclImage image = {img, w, h, (size_t)w, GPUCCL_PIXEL_U8, 0, 0, 0};
   size_t settled = 0, asked = 0;
   for (int f = 0; f < frames; f++) {
-    render(img, w, h, m, n_squares, side);
+    moving_squares_step(img, w, h, side, m, n_squares);
     GpucclParams p;
     gpuccl_params_init(&p);
     p.n_queries = gpuccl_tracker_predict(given, &p.query_x, &p.query_y);
     GpucclResult r;
     GpucclError e = {0};
     if (gpuccl_process(gpu, &image, &p, &r, &e) != GPUCCL_OK) {
-      EXPECT(false, "%s frame %d: %s", what, f, e.message);
+      GPU_EXPECT(false, "%s frame %d: %s", what, f, e.message);
       break;
     }
     if (p.n_queries) {
@@ -120,21 +90,21 @@ static void run_sequence(GpucclContext *gpu, int w, int h, int n_squares,
         settled += r.nearest[i].blob != GPUCCL_NO_BLOB;
       asked += p.n_queries;
     }
-    EXPECT(gpuccl_tracker_update(own, r.blobs, r.n_blobs, ids_own) &&
+    GPU_EXPECT(gpuccl_tracker_update(own, r.blobs, r.n_blobs, ids_own) &&
                gpuccl_tracker_update_nearest(given, r.blobs, r.n_blobs, r.nearest,
                                              p.n_queries, ids_given),
            "%s frame %d: tracker update failed", what, f);
     int wrong = 0;
     for (size_t i = 0; i < r.n_blobs; i++) {
       if (ids_own[i] != ids_given[i] && wrong++ < 3)
-        EXPECT(false, "%s frame %d: blob %zu got %u from its own search, %u with the GPU's",
+        GPU_EXPECT(false, "%s frame %d: blob %zu got %u from its own search, %u with the GPU's",
                what, f, i, ids_own[i], ids_given[i]);
       checks++;
     }
   }
   printf("%s: %d frames, %zu of %zu tracks settled on the GPU\n", what, frames,
          settled, asked);
-  EXPECT(settled > asked / 2, "%s: only %zu of %zu settled", what, settled, asked);
+  GPU_EXPECT(settled > asked / 2, "%s: only %zu of %zu settled", what, settled, asked);
   gpuccl_tracker_free(own);
   gpuccl_tracker_free(given);
   free(img); free(m); free(ids_own); free(ids_given);
@@ -177,14 +147,14 @@ static void run_queries(GpucclContext *gpu)
     p.n_queries = counts[c];
     GpucclResult r;
     GpucclError e = {0};
-    EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "queries: %s", e.message);
-    EXPECT(r.n_blobs == 1500, "queries: %zu blobs", r.n_blobs);
+    GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "queries: %s", e.message);
+    GPU_EXPECT(r.n_blobs == 1500, "queries: %zu blobs", r.n_blobs);
     check_answer(&r, qx, qy, counts[c], "queries", c);
     size_t ties = 0;
     for (size_t i = 0; r.nearest && i < counts[c]; i++)
       ties += r.nearest[i].blob == GPUCCL_NO_BLOB;
     if (c == 4)
-      EXPECT(ties > 36, "queries: %zu unsettled, the ties were not met", ties);
+      GPU_EXPECT(ties > 36, "queries: %zu unsettled, the ties were not met", ties);
   }
 
   /* max_blobs selecting: no answer (it would index the unselected table);
@@ -198,8 +168,8 @@ static void run_queries(GpucclContext *gpu)
     p.max_blobs = k ? 2000 : 100;
     GpucclResult r;
     GpucclError e = {0};
-    EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "max_blobs: %s", e.message);
-    EXPECT(k ? r.nearest != NULL : r.nearest == NULL, "max_blobs %u: nearest %p",
+    GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "max_blobs: %s", e.message);
+    GPU_EXPECT(k ? r.nearest != NULL : r.nearest == NULL, "max_blobs %u: nearest %p",
            p.max_blobs, (const void *)r.nearest);
     if (k)
       check_answer(&r, qx, qy, 10, "max_blobs above the count", 0);
@@ -233,9 +203,9 @@ static void run_too_many(GpucclContext *gpu, bool quick)
     p.n_queries = counts[c];
     GpucclResult r;
     GpucclError e = {0};
-    EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "too many: %s", e.message);
+    GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "too many: %s", e.message);
     bool over = (unsigned long long)counts[c] * r.n_blobs > GPUCCL_NEAREST_MAX_PAIRS;
-    EXPECT(over ? r.nearest == NULL : r.nearest != NULL,
+    GPU_EXPECT(over ? r.nearest == NULL : r.nearest != NULL,
            "%zu queries x %zu blobs: nearest %p", counts[c], r.n_blobs,
            (const void *)r.nearest);
     if (!over)
