@@ -550,10 +550,6 @@ run_combo (const Combo * k, const char *track, gboolean * pinned)
   return r;
 }
 
-/* track=false and track=true, alternating, `repeat` times each; of each,
- * the run with the median element time (runs on a busy machine differ
- * more than tracking costs, and alternating spreads the disturbance over
- * both). Returns the failures. */
 static int
 cmp_result (const void *a, const void *b)
 {
@@ -582,6 +578,10 @@ median_field (const Result * runs, int n, gsize offset)
   return m;
 }
 
+/* track=false and track=true, alternating, `repeat` times each; of each,
+ * the run with the median element time (runs on a busy machine differ
+ * more than tracking costs, and alternating spreads the disturbance over
+ * both). Returns the failures. */
 static int
 track_share (const Combo * k, int repeat)
 {

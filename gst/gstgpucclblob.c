@@ -489,7 +489,7 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   GpucclResult result;
   GpucclError error = { 0 };
   FrameTimes times;
-  GstClockTime t0, t1;
+  GstClockTime start, asked, labeled;
   GstFlowReturn ret = GST_FLOW_OK;
 
   GST_OBJECT_LOCK (self);
@@ -510,22 +510,23 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   image.offset_b = f.offset_b;
   fill_params (&params, &s, &f);
 
-  t0 = gst_util_get_timestamp ();
+  start = gst_util_get_timestamp ();
   ask_nearest (self, &s, &params);
-  t1 = gst_util_get_timestamp ();
-  times.tracking_ns = t1 - t0;
+  asked = gst_util_get_timestamp ();
   if (gpuccl_process (self->ctx, &image, &params, &result, &error)
       != GPUCCL_OK)
     return library_error (self, "Labeling", &error);
-  t0 = gst_util_get_timestamp ();
-  times.processing_ns = t0 - t1;
+  labeled = gst_util_get_timestamp ();
+  times.processing_ns = labeled - asked;
   GST_LOG_OBJECT (self, "%" G_GSIZE_FORMAT " blobs of %u components, "
       "threshold %d, %" G_GUINT64_FORMAT " ns", result.n_blobs,
       result.n_components, result.threshold, times.processing_ns);
 
   track_blobs (self, &s, &params, &result);
-  times.tracking_ns = s.track ? times.tracking_ns +
-      (gst_util_get_timestamp () - t0) : 0;
+  /* The tracker's host part, on both sides of the labeling: the
+   * predictions, then the matching. */
+  times.tracking_ns = s.track ? (asked - start) +
+      (gst_util_get_timestamp () - labeled) : 0;
 
   /* The draw property may have been set after this buffer was mapped
    * read-only in passthrough: then draw from the next frame on. */

@@ -75,10 +75,11 @@ typedef struct {
   int32_t hits;      /* frames seen; velocity is known from the second */
 } Track;
 
-typedef struct {
-  float d2;          /* squared distance from the track's prediction */
-  uint32_t blob;     /* index into this frame's blobs */
-} Candidate;
+/* A blob a track may take: d2, its squared distance from the track's
+ * prediction, and blob, its index in this frame's blobs. The device's
+ * answers (GpucclNearest) are such pairs and are read as they come. */
+typedef GpucclNearest Candidate;
+_Static_assert(NO_MATCH == GPUCCL_NO_BLOB, "one value means no blob");
 
 /* Step 2's grid: cells of side `cell` from (x0, y0), gw x gh of them,
  * row-major, so the cells of one row of a neighbourhood are one contiguous
@@ -807,16 +808,15 @@ static void match_tracks(GpucclTracker *t, const GpucclBlob *blobs,
   uint32_t *const holder = t->holder, *const match = t->match;
   float *const holder_d2 = t->holder_d2;
   const uint32_t n_tracks = (uint32_t)t->n_tracks;
-  if (nearest) {
-    for (uint32_t ti = 0; ti < n_tracks; ti++)
-      t->near[ti] = (Candidate){nearest[ti].d2, nearest[ti].blob};
-  } else {
+  const Candidate *first = nearest;
+  if (!first) {
     ensure_grid(t, blobs, n_blobs, &g, &grid);
     nearest_own(&g, t->px, t->py, n_tracks, t->near);
+    first = t->near;
   }
   for (uint32_t ti = 0; ti < n_tracks; ti++) {
     uint32_t cur = ti;
-    Candidate c = t->near[ti];
+    Candidate c = first[ti];
     /* The first candidate, as next_candidate's search would have found it;
      * with none inside the gate, the track has no candidate. */
     NearResult near;

@@ -1034,7 +1034,7 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   /* The nearest blobs index the whole table: not the selection. */
   const bool selecting = params->max_blobs && n_blobs > params->max_blobs;
   const bool searched =
-      params->n_queries && !selecting &&
+      search && !selecting &&
       (uint64_t)params->n_queries * n_blobs <= GPUCCL_NEAREST_MAX_PAIRS;
   if (selecting) {
     st = select_largest(c, n_blobs, params->max_blobs, error);
