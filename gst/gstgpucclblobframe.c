@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gpucclblob per frame: the library context and tracker it runs on, and
+ * transform_frame_ip (label, track, draw, report). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstgpucclblobprivate.h"
+
+#include <string.h>
+
+#define GST_CAT_DEFAULT gst_gpuccl_blob_debug
+
+/* ------------------------------------------------------------------ */
+/* Context and tracker (streaming thread)                             */
+
+/* Open a context for the asked backend. AUTO without a usable GPU falls
+ * back to the CPU with one warning per element; CUDA without one is an
+ * element error. */
+gboolean
+gst_gpuccl_blob_open_context (GstGpucclBlob * self, GpucclBackend backend,
+    gint device_id)
+{
+  GpucclError error = { 0 };
+  GpucclError cuda_error = { 0 };
+  gboolean cuda_ok = TRUE;
+
+  if (backend == GPUCCL_BACKEND_AUTO)
+    cuda_ok = gpuccl_cuda_available (device_id, &cuda_error);
+
+  self->ctx = gpuccl_context_new (backend, device_id, &error);
+  if (!self->ctx) {
+    if (backend == GPUCCL_BACKEND_CUDA)
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("No usable CUDA device %d for backend=cuda (use backend=auto or "
+              "backend=cpu to run on the CPU)", device_id),
+          ("%s: %s", gpuccl_status_name (error.status), error.message));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Cannot open the gpuccl %s backend", gpuccl_backend_name (backend)),
+          ("%s: %s", gpuccl_status_name (error.status), error.message));
+    return FALSE;
+  }
+  self->ctx_backend = backend;
+  self->ctx_device = device_id;
+
+  if (backend == GPUCCL_BACKEND_AUTO &&
+      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CPU &&
+      !self->warned_fallback) {
+    self->warned_fallback = TRUE;
+    GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+        ("No usable CUDA device, using the CPU backend"),
+        ("%s", cuda_ok ? "the CUDA context could not be created" :
+            cuda_error.message));
+  }
+  GST_INFO_OBJECT (self, "gpuccl %s backend on %s",
+      gpuccl_backend_name (gpuccl_context_backend (self->ctx)),
+      gpuccl_context_device_name (self->ctx));
+  return TRUE;
+}
+
+void
+gst_gpuccl_blob_close_context (GstGpucclBlob * self)
+{
+  gpuccl_context_free (self->ctx);
+  self->ctx = NULL;
+}
+
+/* A new context when backend or device-id changed since the last frame. */
+static gboolean
+ensure_context (GstGpucclBlob * self, const Settings * s)
+{
+  if (self->ctx && self->ctx_backend == s->backend &&
+      self->ctx_device == s->device_id)
+    return TRUE;
+  gst_gpuccl_blob_close_context (self);
+  return gst_gpuccl_blob_open_context (self, s->backend, s->device_id);
+}
+
+/* With tracking on a backend that searches (CUDA), the labeling also
+ * finds each track's nearest blob: ask for the tracks' predictions. */
+static void
+ask_nearest (GstGpucclBlob * self, const Settings * s, GpucclParams * p)
+{
+  if (s->track && self->tracker &&
+      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CUDA)
+    p->n_queries = gpuccl_tracker_predict (self->tracker, &p->query_x,
+        &p->query_y);
+}
+
+/* Track ids of this frame's blobs (all 0 without tracking). */
+static void
+track_blobs (GstGpucclBlob * self, const Settings * s, const GpucclParams * p,
+    const GpucclResult * r)
+{
+  guint32 *ids;
+
+  /* No blobs: nothing to match, and the array may have no storage (a
+   * memset of NULL, even of 0 bytes, is undefined). The tracker still
+   * sees the empty frame, so its tracks age. */
+  g_array_set_size (self->track_ids, MAX (r->n_blobs, 1));
+  ids = (guint32 *) self->track_ids->data;
+
+  if (!s->track) {
+    g_clear_pointer (&self->tracker, gpuccl_tracker_free);
+    memset (ids, 0, r->n_blobs * sizeof (guint32));
+    return;
+  }
+
+  GpucclTrackerParams params;
+  gpuccl_tracker_params_init (&params);
+  params.max_distance = s->track_max_distance;
+  params.max_lost = s->track_max_lost;
+  if (!self->tracker)
+    self->tracker = gpuccl_tracker_new (&params);
+  else
+    gpuccl_tracker_set_params (self->tracker, &params);
+
+  if (!self->tracker || !gpuccl_tracker_update_nearest (self->tracker,
+          r->blobs, r->n_blobs, r->nearest, p->n_queries, ids)) {
+    GST_WARNING_OBJECT (self, "tracker out of memory, track ids are 0");
+    memset (ids, 0, r->n_blobs * sizeof (guint32));
+  }
+}
+
+void
+gst_gpuccl_blob_reset_tracker (GstGpucclBlob * self)
+{
+  if (self->tracker)
+    gpuccl_tracker_reset (self->tracker);
+}
+
+/* ------------------------------------------------------------------ */
+/* Per frame                                                          */
+
+static void
+fill_params (GpucclParams * p, const Settings * s, const FormatDesc * f)
+{
+  gpuccl_params_init (p);
+  p->threshold = MIN (s->threshold, f->max_threshold);
+  p->invert = s->invert;
+  p->auto_threshold = s->auto_threshold;
+  p->channel = s->channel;
+  p->connectivity = s->connectivity;
+  p->min_area = s->min_area;
+  p->max_area = s->max_area;
+  p->max_blobs = s->max_blobs;
+  p->want_labels = (s->draw & GPUCCL_DRAW_LABELS) != 0;
+  p->algorithm = s->algorithm;
+  p->mode = s->mode;
+}
+
+static GstFlowReturn
+library_error (GstGpucclBlob * self, const char *what,
+    const GpucclError * error)
+{
+  GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
+      ("%s failed: %s", what, error->message),
+      ("gpuccl status: %s", gpuccl_status_name (error->status)));
+  return GST_FLOW_ERROR;
+}
+
+static GstFlowReturn
+draw_frame (GstGpucclBlob * self, const Settings * s, const FormatDesc * f,
+    GstVideoFrame * vframe)
+{
+  GpucclFrame frame = { 0 };
+  GpucclDrawParams params = { 0 };
+  GpucclError error = { 0 };
+
+  frame.format = f->frame;
+  frame.width = GST_VIDEO_FRAME_WIDTH (vframe);
+  frame.height = GST_VIDEO_FRAME_HEIGHT (vframe);
+  for (gint i = 0; i < f->n_planes; i++) {
+    frame.data[i] = GST_VIDEO_FRAME_PLANE_DATA (vframe, f->plane[i]);
+    frame.stride[i] = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, f->plane[i]);
+  }
+  frame.offset_r = f->offset_r;
+  frame.offset_g = f->offset_g;
+  frame.offset_b = f->offset_b;
+
+  params.flags = s->draw;
+  params.r = (s->box_color >> 16) & 0xff;
+  params.g = (s->box_color >> 8) & 0xff;
+  params.b = s->box_color & 0xff;
+  params.line_width = s->line_width;
+
+  if (gpuccl_draw (self->ctx, &frame, &params, &error) != GPUCCL_OK)
+    return library_error (self, "Drawing the overlays", &error);
+  return GST_FLOW_OK;
+}
+
+/* Label the frame, track its blobs, draw the overlays, report. */
+GstFlowReturn
+gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
+    GstVideoFrame * vframe)
+{
+  GstGpucclBlob *self = GST_GPUCCL_BLOB (filter);
+  Settings s;
+  FormatDesc f;
+  GpucclParams params;
+  GpucclImage image = { 0 };
+  GpucclResult result;
+  GpucclError error = { 0 };
+  FrameTimes times;
+  GstClockTime start, asked, labeled;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  GST_OBJECT_LOCK (self);
+  s = self->settings;
+  f = self->format;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!ensure_context (self, &s))
+    return GST_FLOW_ERROR;
+
+  image.data = GST_VIDEO_FRAME_PLANE_DATA (vframe, f.plane[0]);
+  image.width = GST_VIDEO_FRAME_WIDTH (vframe);
+  image.height = GST_VIDEO_FRAME_HEIGHT (vframe);
+  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, f.plane[0]);
+  image.format = f.pixel;
+  image.offset_r = f.offset_r;
+  image.offset_g = f.offset_g;
+  image.offset_b = f.offset_b;
+  fill_params (&params, &s, &f);
+
+  start = gst_util_get_timestamp ();
+  ask_nearest (self, &s, &params);
+  asked = gst_util_get_timestamp ();
+  if (gpuccl_process (self->ctx, &image, &params, &result, &error)
+      != GPUCCL_OK)
+    return library_error (self, "Labeling", &error);
+  labeled = gst_util_get_timestamp ();
+  times.processing_ns = labeled - asked;
+  GST_LOG_OBJECT (self, "%" G_GSIZE_FORMAT " blobs of %u components, "
+      "threshold %d, %" G_GUINT64_FORMAT " ns", result.n_blobs,
+      result.n_components, result.threshold, times.processing_ns);
+
+  track_blobs (self, &s, &params, &result);
+  /* The tracker's host part, on both sides of the labeling: the
+   * predictions, then the matching. */
+  times.tracking_ns = s.track ? (asked - start) +
+      (gst_util_get_timestamp () - labeled) : 0;
+
+  /* The draw property may have been set after this buffer was mapped
+   * read-only in passthrough: then draw from the next frame on. */
+  if (s.draw && (vframe->map[0].flags & GST_MAP_WRITE))
+    ret = draw_frame (self, &s, &f, vframe);
+  if (ret != GST_FLOW_OK)
+    return ret;
+
+  if (s.attach_meta || s.post_messages) {
+    const GstCclBlob *blobs = gst_gpuccl_blob_collect_blobs (self, &result);
+    if (s.attach_meta)
+      gst_gpuccl_blob_attach_metas (vframe->buffer, &result, blobs, &times);
+    if (s.post_messages)
+      gst_gpuccl_blob_post_message (self, vframe->buffer, &result, blobs,
+          &times);
+  }
+  return GST_FLOW_OK;
+}

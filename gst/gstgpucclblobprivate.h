@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The element's instance and what its source files share. Each file has
+ * one job: gstgpucclblob.c the class and its virtual methods,
+ * gstgpucclblobprops.c the properties, gstgpucclblobformat.c the
+ * negotiated format and incoming buffers, gstgpucclblobframe.c the
+ * library context and the per-frame work, gstgpucclblobresults.c the
+ * metadata and messages, gstgpucclblobpool.c the pool offered upstream. */
+#ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
+#define __GST_GPUCCL_BLOB_PRIVATE_H__
+
+#include "gstgpucclblob.h"
+#include "gstcclblobmeta.h"
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_gpuccl_blob_debug);
+
+/* The property values; guarded by the object lock and copied once per
+ * frame, so a change applies from the next frame on. */
+typedef struct
+{
+  gint threshold;
+  gboolean invert;
+  GpucclAutoThreshold auto_threshold;
+  gint connectivity;
+  guint64 min_area, max_area;
+  guint max_blobs;
+  GpucclBackend backend;
+  gint device_id;
+  GpucclAlgorithm algorithm;
+  GpucclChannel channel;
+  guint draw;                   /* GpucclDrawFlags */
+  guint box_color;              /* 0xAARRGGBB, alpha ignored */
+  gint line_width;
+  gboolean post_messages;
+  gboolean attach_meta;
+  GpucclMemory memory;
+  gboolean track;
+  gdouble track_max_distance;
+  gint track_max_lost;
+  GpucclMode mode;
+} Settings;
+
+/* How the negotiated format maps onto libgpuccl, decided once in set_info
+ * so the per-frame path never looks at the video format. */
+typedef struct
+{
+  GpucclPixelFormat pixel;      /* the plane that is labeled */
+  GpucclFrameFormat frame;      /* the frame that overlays are drawn on */
+  gint n_planes;                /* planes of GpucclFrame in use */
+  gint plane[3];                /* memory plane of Y (or packed), U (or UV), V */
+  guint8 offset_r, offset_g, offset_b;
+  gint max_threshold;
+} FormatDesc;
+
+struct _GstGpucclBlob
+{
+  GstVideoFilter parent;
+
+  /* object lock */
+  Settings settings;
+  FormatDesc format;
+  GstAllocator *allocator;      /* offered upstream; NULL until asked */
+
+  /* streaming thread only */
+  GpucclContext *ctx;
+  GpucclBackend ctx_backend;    /* as asked for (may be AUTO) */
+  gint ctx_device;
+  gboolean warned_fallback;
+  GpucclTracker *tracker;
+  GArray *track_ids;            /* guint32 per blob */
+  GArray *blobs;                /* GstCclBlob per blob */
+};
+
+/* What one frame cost the element, as the meta and the message report
+ * it. */
+typedef struct
+{
+  guint64 processing_ns;        /* labeling and analysis */
+  guint64 tracking_ns;          /* the tracker's host part (0: no tracking) */
+} FrameTimes;
+
+/* gstgpucclblobprops.c */
+void gst_gpuccl_blob_install_properties (GObjectClass * gobject_class);
+void gst_gpuccl_blob_settings_init (Settings * s);
+void gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+void gst_gpuccl_blob_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+
+/* gstgpucclblobformat.c */
+gboolean gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info);
+gboolean gst_gpuccl_blob_check_buffer_size (GstGpucclBlob * self,
+    GstBuffer * buf);
+GstFlowReturn gst_gpuccl_blob_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * input, GstBuffer ** outbuf);
+
+/* gstgpucclblobframe.c */
+gboolean gst_gpuccl_blob_open_context (GstGpucclBlob * self,
+    GpucclBackend backend, gint device_id);
+void gst_gpuccl_blob_close_context (GstGpucclBlob * self);
+void gst_gpuccl_blob_reset_tracker (GstGpucclBlob * self);
+GstFlowReturn gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
+    GstVideoFrame * vframe);
+
+/* gstgpucclblobresults.c */
+void gst_gpuccl_blob_results_class_init (void);
+const GstCclBlob *gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self,
+    const GpucclResult * r);
+void gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
+    const GstCclBlob * blobs, const FrameTimes * times);
+void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
+    const GpucclResult * r, const GstCclBlob * blobs,
+    const FrameTimes * times);
+
+/* gstgpucclblobpool.c */
+void gst_gpuccl_blob_offer_pool (GstGpucclBlob * self, GstQuery * query);
+
+G_END_DECLS
+
+#endif /* __GST_GPUCCL_BLOB_PRIVATE_H__ */
