@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl-bench runners: one named way of labeling an image, timed by the
  * bench's main loop (gpuccl_bench.c). Each source file contributes one
  * table of runners, ended by an entry whose name is NULL:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The real pictures of `gpuccl-bench --real DIR`, gathered into DIR and
 # named CATEGORY-NAME.EXT after YACCLAB's real datasets (documents,
 # medical, natural images; textures stand in for its fingerprints): the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Summary of gpuccl-bench CSVs (bench/run_gpu_bench.sh): per image size and
 connectivity, the worst cell over the density x granularity grid of the CUDA
 backend's kernel time, its end-to-end time, and its ratios to NPP (device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl-bench: milliseconds per image of every runner (bench.h), all in
  * one run so the figures are comparable, on
  *  - YACCLAB's density x granularity grid of random images (default): a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob-pipeline-bench: frames per second of a whole GStreamer
  * pipeline, appsrc → gpucclblob → fakesink, with the frames pre-generated
  * in the element's own buffer pool (pinned host memory with CUDA), and in

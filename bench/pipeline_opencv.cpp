@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The OpenCV baseline of gpucclblob-pipeline-bench: what an application
 // without gpucclblob does per frame — grey conversion (RGBA only),
 // cv::threshold, cv::connectedComponentsWithStats.

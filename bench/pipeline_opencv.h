@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* OpenCV baseline for gpucclblob-pipeline-bench (pipeline_opencv.cpp). */
 #ifndef GPUCCL_PIPELINE_OPENCV_H
 #define GPUCCL_PIPELINE_OPENCV_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Time vs density per runner from a gpuccl-bench CSV, like the figures of
 # Allegretti et al. 2019: device time (CUDA events; wall time where a runner
 # has none) averaged over the granularities of each density, log scale.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Bar chart of a `gpuccl-bench --real` CSV: one group of bars per picture,
 # one bar per runner, ms per image (device time where the runner has one,
 # else wall), log scale, like YACCLAB's per-dataset charts.

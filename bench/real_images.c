@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* See real_images.h. */
 #define _DEFAULT_SOURCE /* DT_* and strdup */
 #include "real_images.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The real pictures of `gpuccl-bench --real DIR`: every picture Leptonica
  * reads in DIR, made grey, optionally scaled, then binarised the way
  * YACCLAB's real datasets were made: Otsu's threshold (libgpuccl's CPU

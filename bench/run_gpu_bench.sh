@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The GPU benchmark grid of issue 4 on a GPU host: 1920x1080, 2048x2048 and
 # 3840x2160, density 10..90 % x granularity 1, 4, 16, 4- and 8-connectivity;
 # gpuccl's CUDA backend (kernel time and end to end), NPP and the CPU

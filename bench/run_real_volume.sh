@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Issue 7's real-picture and volume benchmarks on a GPU host, every runner
 # in one run each, each step under its own time limit (40 + 25 + 50 s) so
 # the whole stays under two minutes (under four with GRID=1); a step cut

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl-bench runners of the labeling algorithms beside HA4 (see bench.h
  * and kernels/cuda/forest_kernels.h): the CUDA backend with
  * params.algorithm = BUF, BUF_IC, BKE, BKE_IC, OUF, HYBRID3, STAVA_BENES,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU runners of gpuccl-bench: libgpuccl's CPU backend (with and without
  * the label image) and OpenCV's connectedComponentsWithStats, one thread and
  * all threads. OpenCV always produces its label image, so "cpu" (label

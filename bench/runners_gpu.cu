@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GPU runners of gpuccl-bench (see bench.h): libgpuccl's CUDA backend and
  * NVIDIA NPP side by side, on the same images in the same run.
  *

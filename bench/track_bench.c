@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl-track-bench — what tracking costs next to labeling.
  *
  * For each scene size (default ~100, ~1 000 and ~5 000 blobs), a 1080p

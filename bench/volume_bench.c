@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl-bench --volume: the volume API (kernels/gpuccl_volume.h, 3D,
  * 26-connectivity) on random volumes of YACCLAB's 3D kind (each voxel of
  * a granularity^3 cube foreground with the given density), one run for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl-demo: label one generated 8-bit picture (discs, a ring, bars and
  * speckle noise on a gradient) with libgpuccl and print the blob table and
  * a coarse picture of the labels. Backend: auto (CUDA when a device is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCclBlobMeta: registration, copy and scale. Built as its own small
  * shared library so that the plugin and applications share one GType. */
 #include "gstcclblobmeta.h"

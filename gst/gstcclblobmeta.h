@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCclBlobMeta — the whole blob table of one frame, attached by the
  * gpucclblob element. Applications read it with
  * gst_buffer_get_ccl_blob_meta(); each blob is also attached as a

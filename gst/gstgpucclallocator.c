@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstGpucclAllocator: GstMemory over gpuccl_host_alloc(). */
 #include "gstgpucclallocator.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstGpucclAllocator — host memory from gpuccl_host_alloc(): page-locked
  * (pinned, optionally mapped into the GPU's address space) with the CUDA
  * backend, so the per-frame upload is a DMA; plain aligned memory on the

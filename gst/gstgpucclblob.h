@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob — binarize, label and measure every video frame with
  * libgpuccl; blobs go downstream as metadata (and optionally as bus
  * messages and overlays). */

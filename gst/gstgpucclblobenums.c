@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The property enums of gpucclblob, registered once each. */
 #include "gstgpucclblobenums.h"
 #include "gpuccl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GTypes of the gpucclblob properties' enums and flags. Their values are
  * the gpuccl library's own (gpuccl.h), so the element passes them through
  * without translation. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The private interface between the gpuccl front (gpuccl.c) and its
  * backends. gpuccl.c validates every argument before a backend sees it. */
 #ifndef GPUCCL_BACKEND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Blob filters: area range, then the max_blobs largest. See blob_select.h. */
 #include "blob_select.h"
 

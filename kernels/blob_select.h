@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The blob filters of GpucclParams (min/max area, max_blobs), applied to a
  * complete blob table in increasing id. Shared by the backends that build
  * the table on the host. */

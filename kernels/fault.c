@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Test-only fault injection: see fault.h. */
 #include "fault.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Test-only fault injection, so tests can prove every failure path frees
  * what it holds and reports clearly. Set GPUCCL_FAULT to "SITE:N" (for
  * example "alloc:3" or "launch:1"): the N-th event at SITE in this process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The gpuccl front: argument checks, backend choice and dispatch. */
 #include "backend.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl — connected-component labeling and analysis of 2D images,
  * on NVIDIA GPUs (HA4 and other algorithms) or on the CPU.
  *

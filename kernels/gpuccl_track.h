@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl tracker — stable ids for blobs across frames.
  *
  * Greedy matching of this frame's blobs to the live tracks, best pairs

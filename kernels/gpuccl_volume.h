@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl volumes: connected-component labeling and analysis of a
  * width x height x depth 8-bit volume, 26-connectivity, on the GPU (BUF or
  * BKE 3D: 2x2x2 blocks, Allegretti et al. 2019) or on the CPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Otsu's threshold from a 256-bin histogram, shared by every backend so
  * they all pick the same threshold (plain C; host and device under nvcc).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl tracker: stable blob ids across frames (see gpuccl_track.h).
  *
  * One update:

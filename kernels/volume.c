@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The volume API (gpuccl_volume.h): validation, dispatch, and the CPU
  * labeling (union-find over voxels, the 13 earlier 26-neighbours, then
  * numbering in raster order of each component's first voxel), which is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Private pieces of the volume API (gpuccl_volume.h): the object, the CPU
  * labeling and the CUDA entry points (kernels/cuda/volume_cuda.cu). */
 #ifndef GPUCCL_VOLUME_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob-watch — an application embedding the gpucclblob element.
  *
  * Builds a pipeline from a gst-launch style description, finds its

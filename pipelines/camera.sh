@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Live camera blob tracking: frames from a V4L2 camera (v4l2src) are
 # binarized, labeled and tracked by gpucclblob, which draws boxes and
 # centroids; the result is shown in a window (autovideosink). Bright

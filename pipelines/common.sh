@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Sourced by the pipeline scripts: finds the gpucclblob plugin of a build
 # tree and puts it on GST_PLUGIN_PATH, unless gst-inspect already sees it
 # (e.g. after `meson install`).

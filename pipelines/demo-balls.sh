@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The gpucclblob demo: five bright balls moving on a dark background (built
 # from videotestsrc, no camera needed) are binarized, labeled and tracked
 # by gpucclblob, which draws each blob's bounding box and centroid into the

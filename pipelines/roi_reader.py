@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Read gpucclblob's blobs from Python through the standard ROI metadata.
 
 gpucclblob attaches one GstVideo.VideoRegionOfInterestMeta (roi type

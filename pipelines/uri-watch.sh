@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # A file or network stream through gpucclblob into an application: any URI
 # GStreamer can play (file://, rtsp://, http://) is decoded by
 # uridecodebin, labeled and tracked by gpucclblob, and handed to the

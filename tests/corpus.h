@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The test corpus: seeded, reproducible 8-bit images (0 background, 255
  * foreground unless noted) shared by the oracle tests, the GPU tests and the
  * benchmarks. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Everything that needs the GPU host, grouped so one device call runs one
 # group: the GPU tests, the element and reliability tests on backend=cuda,
 # the sanitizers, and the benchmarks. The host has no meson and no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CPU backend: run-based two-pass labeling with union-find over runs.
  *
  * Pass 1, row by row: binarize the row into a bitmask (16 pixels per SSE2

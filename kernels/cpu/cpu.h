@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU backend pieces shared between its files. */
 #ifndef GPUCCL_CPU_H
 #define GPUCCL_CPU_H

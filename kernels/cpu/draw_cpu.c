@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU overlays: the blobs of the last result drawn into a frame, in place.
  * Which pixels get which values is defined in ../draw_common.h (shared
  * with the CUDA overlays); this file only walks the pixels. Boxes and

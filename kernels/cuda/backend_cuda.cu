@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CUDA backend of gpuccl: HA4 (Hennequin et al. 2018) behind the C API.
  *
  * One context = one device, one non-blocking stream, and buffers allocated

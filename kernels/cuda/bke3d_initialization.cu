@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* BKE 3D Initialization and Reduction (Allegretti et al. 2019, Sec. 5.2
  * and 5.3): each 2x2x2 block links to its connected earlier neighbour of
  * smallest index and keeps the other connected ones (a 13-bit mask) for

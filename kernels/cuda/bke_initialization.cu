@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* BKE Initialization (Allegretti et al. 2019, Sec. 5.2): each 2x2 block is
  * linked to its connected neighbour of smallest index (P < Q < R < S), so
  * trees exist before any union; the other connected neighbours are noted

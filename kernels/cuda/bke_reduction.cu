@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* BKE Reduction (Allegretti et al. 2019, Sec. 5.2): Union with the
  * connected neighbours that Initialization did not link, as its
  * information byte says. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The blob table on the device: area filter, compaction of the passing
  * components in increasing id, and the max_blobs selection, so only the
  * table (O(blobs) bytes) travels back to the host.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The block neighbourhood of BUF and BKE (Allegretti et al. 2019, Fig. 7),
  * read from HA4's bitmask image instead of the raw image: one or two word
  * loads per row of the 4x4 square around a 2x2 block. */

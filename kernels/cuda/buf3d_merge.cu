@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* BUF 3D (Allegretti et al. 2019, Sec. 5.3): Initialization (every 2x2x2
  * block its own tree, first[] reset for the numbering) and Merge (union
  * with each of the 13 earlier neighbour blocks a voxel touches). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Compression of BUF and BKE (Allegretti et al. 2019, Alg. 1 Compress and
  * InlineCompress): every block points straight at its root. The IC
  * variant writes each ancestor it passes, so threads reading that block

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* BUF Initialization (Allegretti et al. 2019, Alg. 2 l. 1-5): every 2x2
  * block is its own tree. Also resets first[] for the adapter, so the
  * frame needs no separate clear. On a pixel forest the same kernel gives

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* BUF Merge (Allegretti et al. 2019, Alg. 2 l. 6-25): each 2x2 block reads
  * its 4x4 neighbourhood from the bitmask and unions with every earlier
  * neighbour block (P, Q, R, S) that one of its pixels touches. Union is

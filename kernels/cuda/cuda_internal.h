@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Private hooks of the CUDA backend for its tests and benchmarks (not part
  * of the public API; exported because the library exports all symbols). */
 #ifndef GPUCCL_CUDA_INTERNAL_H

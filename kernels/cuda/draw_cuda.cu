@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CUDA overlays: the planes of a frame go up once, the three layers of
  * ../draw_common.h are drawn in its order (labels, then boxes and crosses),
  * the planes come down once, one sync. Which pixel gets which value is

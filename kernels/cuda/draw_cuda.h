@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CUDA overlays (gpuccl_draw on a CUDA context): the blobs of the last
  * result drawn into a frame on the device. The planes go up once into
  * persistent buffers (grown only when a frame outgrows them), the labels,

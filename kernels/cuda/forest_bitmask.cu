@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Binarisation into HA4's bitmask image, for the algorithms that do not
  * fuse it into their labeling (BUF, BKE): one warp per 32-pixel word reads
  * the raw samples (threshold, invert, format and Otsu as HA4's strip

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The frame of the forest algorithms (forest_kernels.h): the kernels of
  * each one in the order of its paper, then the shared adapter. The rest of
  * the frame (root flags, scan, features, blob table, relabeling) is HA4's,

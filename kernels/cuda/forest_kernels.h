@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The algorithms beside HA4 (BUF, BKE and their IC variants, Allegretti et
  * al. 2019; optimized union-find, OUF; HYBRID3; Stava and Benes) and the
  * shared tail they reuse.

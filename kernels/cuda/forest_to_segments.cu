@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The adapter from any algorithm's equivalence forest to HA4's segment
  * forest (see forest_kernels.h), in two kernels of one warp per bitmask
  * word.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Pixel values for the pixel-forest algorithms that compare neighbours
  * (Stava and Benes, and the adapter of forest_to_segments.cu), so one code
  * path serves both modes (gpuccl.h, GpucclMode): two pixels connect iff

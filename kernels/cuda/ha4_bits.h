@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 bitmask arithmetic (Hennequin et al. 2018, Alg. 1 and Alg. 7), usable
  * from host and device. On the device the intrinsics are CUDA's; on the host
  * they are scalar emulations with the same edge cases (__clz(0) = 32,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 border merging (Alg. 4 of Hennequin et al. 2018), extended to the
  * borders this library adds: strip labeling works on tiles of HA4_TILE_W
  * pixels, so besides the horizontal borders between 4-row strips the

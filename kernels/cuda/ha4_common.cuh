@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the HA4 kernels share: the frame they work on, binarisation of the raw
  * samples (fused into the kernels that read the image), and the union-find
  * of the equivalence forest (Alg. 2).

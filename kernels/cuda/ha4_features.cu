@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 features (Alg. 6 of Hennequin et al. 2018): connected component
  * analysis without a label image. A warp takes one bitmask word (32 pixels,
  * or 64 with Alg. 7) at a time, FEAT_ROUNDS of them in turn; only the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Launchers of the HA4 kernels, one per step of the paper (Hennequin et
  * al. 2018) plus the steps this library adds (Otsu, blob table, nearest
  * blobs). Each returns the launch's error; the backend (backend_cuda.cu)

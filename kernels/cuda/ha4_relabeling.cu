@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 relabeling (Alg. 5 of Hennequin et al. 2018), run only when the label
  * image is asked for: the thread at each segment piece's start finds the
  * dense id, __shfl_sync hands it to the other threads of the piece, and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Root flags, the first half of compaction to labels 1..N.
  *
  * With HA4 the root of every tree is its smallest segment-start address

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 strip labeling (Alg. 3 of Hennequin et al. 2018; Alg. 7 for the
  * 64-pixel variant).
  *

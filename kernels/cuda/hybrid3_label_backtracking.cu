@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HYBRID3's label backtracking iteration (LB, Soh et al., paper 003, Sec.
  * 3.2): each foreground pixel follows LABEL(LABEL(...)) until a label is
  * its own, and takes that. Labels only ever point at smaller addresses of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The nearest blob of each query point (a tracker's predictions), beside
  * the blob table, so the tracker on the host starts from every track's
  * nearest blob instead of sorting the blobs into a grid and searching it.

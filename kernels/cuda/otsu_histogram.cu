@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Otsu's threshold on the device: a 256-bin histogram of the samples that
  * are thresholded (U16: sample >> 8), then the threshold from
  * kernels/otsu.h — the very function the CPU backend calls — so both

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* OUF Kernel 1, local union-find merge with coarse labeling (Zhu et al.,
  * paper 000): a 32 x 16 tile in shared memory. Row scan and column scan
  * link each foreground pixel to its left, then its upper, neighbour's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Stava and Benes Kernel 1 (paper 004, Fig. 35.8): each SB_TILE x SB_TILE
  * tile is labeled in shared memory by repeating two passes until nothing
  * changes: every foreground element takes the smallest label among its

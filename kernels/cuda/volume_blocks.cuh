@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The 2x2x2 block neighbourhood of BUF/BKE 3D (Allegretti et al. 2019,
  * Fig. 9): the 4x4x4 voxels around a block as one 64-bit mask, and which
  * of the 13 earlier neighbour blocks (raster order: dz, dy, dx) one of the

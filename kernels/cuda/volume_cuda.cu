@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CUDA side of the volume API (gpuccl_volume.h): BUF or BKE 3D on
  * 2x2x2 blocks, then numbering in raster order of first voxel and the
  * features on the device (volume_kernels.h); the blob table is assembled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The 3D kernels of the volume API (gpuccl_volume.h): BUF and BKE on
  * 2x2x2 blocks (Allegretti et al. 2019, Sec. 5.3), 26-connectivity, then
  * numbering in raster order of each component's first voxel and the

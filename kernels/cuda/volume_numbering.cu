@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Numbering and features of the volume API: the 3D counterpart of the
  * 2D adapter (forest_to_segments.cu) and HA4's root flags / features.
  * A component's first voxel in raster order has no foreground among its 13

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Label maps for the segments-mode tests (GPUCCL_MODE_SEGMENTS), and their
  * independent oracle: OpenCV's connectedComponentsWithStats on (map == v)
  * for every distinct non-zero value v, the components of all values then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Every labeling algorithm beside HA4 (BUF, BUF_IC, BKE, BKE_IC, OUF,
  * HYBRID3, STAVA_BENES) against
  * the CPU backend on the whole test corpus: labels and blob table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Segments mode (GPUCCL_MODE_SEGMENTS, label maps) of the CPU backend, the
  * reference, against the OpenCV oracle of segments_maps.h: random class
  * maps at several granularities and class counts, touching classes that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Segments mode on CUDA (Stava and Benes, the paper's multi-valued mode)
  * on the maps of segments_maps.h: every result against the OpenCV oracle
  * (value included) and against the CPU backend (gpu_check_same: status,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The volume API (gpuccl_volume.h) against an independent oracle written
  * here: a breadth-first flood fill over 26-neighbours, started from each
  * unlabeled foreground voxel in raster order (so its numbering is raster

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The shared test corpus (see corpus.h): YACCLAB-style random images over
  * density x granularity at several sizes, odd widths and padded strides,
  * tiny and prime sizes, adversarial shapes, and real pictures that Debian's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The tracker's moving scene, shared by its benchmark and its GPU test:
  * squares of one side bouncing off the frame's edges, drawn at 255 on 0
  * into an 8-bit image. Squares that touch are one blob, so a tracker meets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The tests' own nearest-blob search, written from gpuccl.h's definition
  * of GpucclNearest (not from the library's code): the oracle of the CUDA
  * backend's search and the input of the tracker's device path. Brute

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Label renumbering and features from a label image, shared by the oracle
  * shims and the tests. Deliberately the plainest loops: these are the
  * references the library is checked against. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Independent labelers used only by the tests and benchmarks: Leptonica's
  * pixConnComp family and OpenCV's connectedComponentsWithStats, both with
  * their labels renumbered to the gpuccl order (raster order of each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Leptonica as an oracle: pixConnCompTransform numbers each component of a
  * 1-bpp image (32-bit labels, so more than 65 535 components are fine). */
 #include "oracle.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // OpenCV as an oracle: connectedComponentsWithStats behind a C interface.
 #include "oracle.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared pieces of the gpucclblob element tests (see element_common.h). */
 #include "element_common.h"
 

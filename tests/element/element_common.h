@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared pieces of the gpucclblob element tests: backend choice, known
  * frames in every format, and the independent oracle (OpenCV's
  * connectedComponentsWithStats through tests/common) they are checked

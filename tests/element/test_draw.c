@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob overlays, pixel by pixel, for every format: box outlines and
  * centroid crosses exactly where the geometry says (computed here from the
  * known rectangles, not by the element's code), every other byte of the

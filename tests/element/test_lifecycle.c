@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob life cycle: negotiation, state changes, properties changed
  * while streaming, the buffer pool it offers, passthrough without copies,
  * GAP and short buffers, and backend errors. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob metadata against an independent oracle (OpenCV), for every
  * format, size, threshold mode and filter; the blob meta's copy and scale;
  * the bus message; tracking ids. */

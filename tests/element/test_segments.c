@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob mode=segments (label maps) through GstHarness: GRAY8 and
  * GRAY16_LE label maps, the blob meta, the ROI metas (with "value") and
  * the bus message against the OpenCV oracle of

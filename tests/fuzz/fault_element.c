@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fault injection into the gpucclblob element: with GPUCCL_FAULT=SITE:N
  * (see fault_loop.h) a pipeline videotestsrc ! gpucclblob ! fakesink meets
  * one failed allocation (or launch). The element must post a clear error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fault injection into libgpuccl: every allocation (and, with CUDA, every
  * launch) of a fixed workload fails once, in turn. Each failure must come
  * back as GPUCCL_ERROR_OUT_OF_MEMORY (GPUCCL_ERROR_DEVICE for a launch)

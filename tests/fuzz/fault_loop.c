@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* See fault_loop.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "fault_loop.h"

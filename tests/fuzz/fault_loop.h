@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The driver of the fault-injection tests. GPUCCL_FAULT (kernels/fault.h)
  * makes the N-th event at a site fail once per process, so each case runs
  * in a fresh process: the test re-executes itself with GPUCCL_FAULT=SITE:N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Frames with a known foreground, and checks of what the element attached,
  * for the reliability tests of the gpucclblob element (renegotiation, bad
  * input, fault injection, soak, the element fuzzer).

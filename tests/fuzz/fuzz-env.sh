@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The environment the libFuzzer targets run in; sourced by run-fuzz.sh,
 # make-fuzz-bundle.sh and gpu-host-fuzz.sh:
 #   fuzz_env DIR   DIR holds gst/libgstgpucclblob.so (a build or a bundle);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A bound on the overlay work of one fuzz input.
  *
  * Centroid crosses cost line width squared per blob: a noise frame of a

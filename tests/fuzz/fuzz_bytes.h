@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reading a fuzzer's input bytes as a sequence of choices.
  *
  * Every fuzz target takes its decisions (sizes, formats, parameters) from

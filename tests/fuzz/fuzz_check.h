@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The fuzz targets' assertion: print what broke and abort, which libFuzzer
  * (and the replay driver's caller) reports as a crash with the input. */
 #ifndef GPUCCL_FUZZ_CHECK_H

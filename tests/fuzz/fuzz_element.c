@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libFuzzer target: the gpucclblob element's CPU path through GstHarness.
  *
  * The input chooses the caps (one of the nine formats, 1..64 a side, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libFuzzer target: libgpuccl on the CPU backend.
  *
  * The input chooses an image (size 1..512 a side, stride padding, pixel

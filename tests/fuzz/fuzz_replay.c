@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A main() for the fuzz targets when libFuzzer is not there (gcc builds,
  * valgrind): runs the target once on each file named on the command line,
  * or on each file of a named directory, like libFuzzer does with files.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Run both libFuzzer targets from a bundle (make-fuzz-bundle.sh) on a
 # machine without meson or a build: many workers per target at low
 # priority, for a wall-clock budget, then merge each target's corpus and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Assemble the libFuzzer targets into a folder that runs on another x86-64
 # machine without meson or a build (gpu-host-fuzz.sh runs it):
 #

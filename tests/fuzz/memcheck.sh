@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Run the library, element and reliability tests again under a meson test
 # setup defined in tests/fuzz/meson.build:
 #   valgrind  memcheck, 0 errors and 0 definite leaks (exit 101 otherwise)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Run the libFuzzer targets (clang, ASan + UBSan) for a time or a number of
 # runs, each growing its own corpus seeded from tests/fuzz/corpus/<target>.
 #

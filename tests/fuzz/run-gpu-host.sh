@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The reliability tests with backend=cuda on the GPU host, which has no
 # meson: the programs run directly. From the project root, after
 #   source .gpu-host/activate.sh

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Soak: push many small frames through one gpucclblob (GstHarness) and
  * watch memory. Host RSS (and, with backend=cuda, the process's device
  * memory from nvidia-smi) is sampled at intervals; after a warm-up, its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Bad input to the gpucclblob element: buffers shorter than the caps say,
  * empty buffers, zero-sized and absurd caps, unsupported formats, a video
  * meta that lies about the planes. Each must end in a refusal or a clear

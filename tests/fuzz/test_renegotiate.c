@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Renegotiation and state cycling: 1 000 random caps changes (format and
  * size) within one stream through one gpucclblob instance, with NULL ->
  * PLAYING cycles and property changes in between. Every frame carries

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* See gpu_check.h. */
 #include "gpu_check.h"
 

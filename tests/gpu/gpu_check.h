@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers of the GPU tests: a CUDA context or a clean skip, and the exact
  * comparison of a CUDA result with the CPU backend's on the same input. */
 #ifndef GPUCCL_GPU_CHECK_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # compute-sanitizer over the GPU tests: memcheck, racecheck, synccheck and
 # initcheck must each report 0 errors. Run on a machine with a GPU, from the
 # project root, after building:

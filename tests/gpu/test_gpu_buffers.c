@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CUDA backend's buffers: steady state allocates nothing (counted by
  * the backend's own cudaMalloc/cudaFree/cudaHostAlloc wrappers), frames
  * read from gpuccl_host_alloc() memory (COPY and MAPPED, the latter in

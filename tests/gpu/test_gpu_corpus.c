@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CUDA backend against the CPU backend on the whole test corpus: labels
  * and blob table identical, 4- and 8-connectivity, both HA4 variants (32
  * and 64 pixels per warp row), labels on and off; then the binarisation

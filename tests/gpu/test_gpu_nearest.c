@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CUDA backend's nearest-blob search (GpucclNearest, the tracker's
  * device path): every answer equals the tests' own brute force over the
  * result's blobs (nearest_ref.h, from gpuccl.h's definition), bit for bit;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The warp-level arithmetic of the HA4 kernels, on the CPU: the distance
  * operators of Alg. 1 and Alg. 7, segment starts across words with the
  * carried run, the pair bit of the 64-pixel variant, the bit spreading that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Comparisons of gpuccl results with oracle results, shared by the oracle
  * tests. Each returns true when they agree and otherwise prints the first
  * difference, prefixed with `what`. */

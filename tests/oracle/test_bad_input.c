@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Bad arguments to gpuccl_process and friends: each must come back as
  * GPUCCL_ERROR_INVALID_ARGUMENT with a message, an empty result, and no
  * crash; the context must still work afterwards. */

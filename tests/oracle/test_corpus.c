@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CPU backend against an independent oracle (Leptonica or OpenCV) on a
  * shard of the whole corpus, 4- and 8-connectivity: label image and blob
  * table must agree exactly, with and without the label image requested.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CPU backend's parameters against OpenCV: threshold and invert on 8-bit,
  * 16-bit and packed 4-byte pixels (each channel and BT.601 luma), Otsu
  * (against cv::threshold with THRESH_OTSU), and the blob filters (min/max

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One context, many frames: images growing and shrinking, label image on
  * and off, connectivity switching. Every frame must match OpenCV exactly,
  * so buffers kept from a larger or smaller earlier frame cannot leak into

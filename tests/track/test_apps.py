@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Tests of pipelines/: the demo scripts, the embedding application
 gpucclblob-watch and the Python ROI reader, each run as a user would and
 its output checked against what the generated input is known to hold.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tracker tests on synthetic sequences: the scene generator knows which
  * object each blob is, and the test checks that the tracker's ids follow
  * the objects (one id per object for its whole life, never shared, never

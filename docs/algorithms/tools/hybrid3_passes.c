@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* How many S4DLS + label-backtracking pass pairs HYBRID3 needs on the real
  * pictures: a CPU emulation of kernels/cuda/hybrid3_s4dls.cu and
  * hybrid3_label_backtracking.cu (initial label = the pixel's raster
