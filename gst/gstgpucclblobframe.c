@@ -14,9 +14,11 @@
 /* ------------------------------------------------------------------ */
 /* Context and tracker (streaming thread)                             */
 
-/* Open a context for the asked backend. AUTO without a usable GPU falls
- * back to the CPU with one warning per element; CUDA without one is an
- * element error. */
+/* Open a context for the asked backend. AUTO runs on the CPU when CUDA is
+ * not there (a build without it, no driver or no device): what AUTO is
+ * for, so an INFO line, not a warning on every run. A GPU that is there
+ * but fails to open is a surprise worth one warning per element. CUDA
+ * without a usable device is an element error. */
 gboolean
 gst_gpuccl_blob_open_context (GstGpucclBlob * self, GpucclBackend backend,
     gint device_id)
@@ -45,13 +47,17 @@ gst_gpuccl_blob_open_context (GstGpucclBlob * self, GpucclBackend backend,
   self->ctx_device = device_id;
 
   if (backend == GPUCCL_BACKEND_AUTO &&
-      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CPU &&
-      !self->warned_fallback) {
-    self->warned_fallback = TRUE;
-    GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
-        ("No usable CUDA device, using the CPU backend"),
-        ("%s", cuda_ok ? "the CUDA context could not be created" :
-            cuda_error.message));
+      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CPU) {
+    if (!cuda_ok) {
+      GST_INFO_OBJECT (self, "backend=auto: no CUDA (%s), using the CPU",
+          cuda_error.message);
+    } else if (!self->warned_fallback) {
+      self->warned_fallback = TRUE;
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+          ("CUDA device %d is present but could not be opened, using the "
+              "CPU backend", device_id),
+          ("the CUDA context could not be created"));
+    }
   }
   GST_INFO_OBJECT (self, "gpuccl %s backend on %s",
       gpuccl_backend_name (gpuccl_context_backend (self->ctx)),

@@ -10,7 +10,10 @@
  *    "bbox":[10,20,49,59],"centroid":[29.5,39.5]}]}
  *
  * (pts in nanoseconds, null when the buffer has none; bbox is x0, y0, x1,
- * y1, inclusive). Frames are read at an appsink when the description has
+ * y1, inclusive). A frame without a blob table (attach-meta=false, or a
+ * buffer the element let through unmeasured, such as a GAP buffer) is
+ * printed as {"frame":N,"pts":P,"blobs":null}: nothing was measured, which
+ * is not the same as no blobs. Frames are read at an appsink when the description has
  * one (the application owns the sink, e.g. after uridecodebin), otherwise
  * with a probe on gpucclblob's source pad (any sink).
  *
@@ -45,6 +48,8 @@ typedef struct {
   FILE *out;
   gint64 max_frames;     /* 0: no limit */
   gint64 frames;         /* frames printed (streaming thread only) */
+  gboolean playing;      /* the pipeline reached PLAYING */
+  gboolean eos_wanted;   /* --frames reached: EOS once PLAYING */
   gboolean eos_sent;     /* after --frames or the first Ctrl-C */
   gboolean interrupted;
   int status;
@@ -57,19 +62,10 @@ add_int_member (JsonBuilder * b, const gchar * name, gint64 value)
   json_builder_add_int_value (b, value);
 }
 
-/* One frame's blob table as a JSON object. */
-static JsonNode *
-frame_to_json (gint64 frame, GstBuffer * buffer, const GstCclBlobMeta * meta)
+/* The members of one frame's blob table. */
+static void
+add_blob_table (JsonBuilder * b, const GstCclBlobMeta * meta)
 {
-  JsonBuilder *b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  add_int_member (b, "frame", frame);
-  json_builder_set_member_name (b, "pts");
-  if (GST_BUFFER_PTS_IS_VALID (buffer))
-    json_builder_add_int_value (b, (gint64) GST_BUFFER_PTS (buffer));
-  else
-    json_builder_add_null_value (b);
   add_int_member (b, "width", meta->width);
   add_int_member (b, "height", meta->height);
   add_int_member (b, "threshold", meta->threshold);
@@ -98,6 +94,27 @@ frame_to_json (gint64 frame, GstBuffer * buffer, const GstCclBlobMeta * meta)
     json_builder_end_object (b);
   }
   json_builder_end_array (b);
+}
+
+/* One frame as a JSON object; without a meta, "blobs":null. */
+static JsonNode *
+frame_to_json (gint64 frame, GstBuffer * buffer, const GstCclBlobMeta * meta)
+{
+  JsonBuilder *b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_int_member (b, "frame", frame);
+  json_builder_set_member_name (b, "pts");
+  if (GST_BUFFER_PTS_IS_VALID (buffer))
+    json_builder_add_int_value (b, (gint64) GST_BUFFER_PTS (buffer));
+  else
+    json_builder_add_null_value (b);
+  if (meta) {
+    add_blob_table (b, meta);
+  } else {
+    json_builder_set_member_name (b, "blobs");
+    json_builder_add_null_value (b);
+  }
   json_builder_end_object (b);
 
   JsonNode *root = json_builder_get_root (b);
@@ -105,21 +122,36 @@ frame_to_json (gint64 frame, GstBuffer * buffer, const GstCclBlobMeta * meta)
   return root;
 }
 
-static gboolean
-send_eos (gpointer data)
+/* Main thread, PLAYING only. An EOS sent to a pipeline still prerolling
+ * deadlocks: the source's send_event waits, holding the pipeline's state
+ * lock, for its streaming thread, which waits in the prerolled sink for
+ * the PLAYING that state lock keeps from coming (a one-picture source
+ * reaches --frames 1 during preroll). */
+static void
+send_eos (App * app)
 {
-  App *app = data;
-
   if (!app->eos_sent) {
     app->eos_sent = TRUE;
     gst_element_send_event (app->pipeline, gst_event_new_eos ());
   }
+}
+
+/* Main thread: --frames reached; EOS now, or when PLAYING is reached. If
+ * the source ends by itself first, its own EOS ends the run. */
+static gboolean
+want_eos (gpointer data)
+{
+  App *app = data;
+
+  app->eos_wanted = TRUE;
+  if (app->playing)
+    send_eos (app);
   return G_SOURCE_REMOVE;
 }
 
-/* Streaming thread: print one frame. Buffers without the meta (e.g.
- * attach-meta=false) are reported with no blobs rather than skipped, so
- * frame numbers stay in step with the stream. */
+/* Streaming thread: print one frame. Buffers without the meta are
+ * reported rather than skipped, so frame numbers stay in step with the
+ * stream. */
 static void
 handle_buffer (App * app, GstBuffer * buffer)
 {
@@ -127,8 +159,7 @@ handle_buffer (App * app, GstBuffer * buffer)
     return;
 
   GstCclBlobMeta *meta = gst_buffer_get_ccl_blob_meta (buffer);
-  GstCclBlobMeta empty = { 0 };
-  JsonNode *node = frame_to_json (app->frames, buffer, meta ? meta : &empty);
+  JsonNode *node = frame_to_json (app->frames, buffer, meta);
   gchar *line = json_to_string (node, FALSE);
 
   fprintf (app->out, "%s\n", line);
@@ -137,7 +168,7 @@ handle_buffer (App * app, GstBuffer * buffer)
   json_node_unref (node);
 
   if (++app->frames == app->max_frames)
-    g_idle_add (send_eos, app);
+    g_idle_add (want_eos, app);
 }
 
 static GstPadProbeReturn
@@ -191,6 +222,17 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer data)
     case GST_MESSAGE_EOS:
       g_main_loop_quit (app->loop);
       break;
+    case GST_MESSAGE_STATE_CHANGED:{
+      GstState state;
+
+      if (GST_MESSAGE_SRC (msg) != GST_OBJECT (app->pipeline))
+        break;
+      gst_message_parse_state_changed (msg, NULL, &state, NULL);
+      app->playing = state == GST_STATE_PLAYING;
+      if (app->playing && app->eos_wanted)
+        send_eos (app);
+      break;
+    }
     case GST_MESSAGE_ERROR:{
       GError *err = NULL;
       gchar *debug = NULL;
@@ -221,14 +263,16 @@ on_bus_message (GstBus * bus, GstMessage * msg, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* First Ctrl-C: EOS, so sinks finish their files; second: stop now. */
+/* First Ctrl-C: EOS, so sinks finish their files; second, or one before
+ * the pipeline plays (nothing to finish, and EOS could not get through):
+ * stop now. */
 static gboolean
 on_sigint (gpointer data)
 {
   App *app = data;
 
   app->interrupted = TRUE;
-  if (!app->eos_sent) {
+  if (!app->eos_sent && app->playing) {
     g_printerr ("interrupted: finishing the stream (Ctrl-C again to stop now)\n");
     send_eos (app);
   } else {

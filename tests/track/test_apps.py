@@ -11,6 +11,8 @@ Usage: test_apps.py CASE   (run by meson: see meson.build for the env)
   watch      gpucclblob-watch on a raw clip of known rectangles
   roi        roi_reader.py on the same clip (ROI metas)
   exit-codes gpucclblob-watch: bad description, errors, Ctrl-C
+  watch-ends gpucclblob-watch on a one-picture source (--frames 1 ends),
+             frames without metadata ("blobs":null), no warnings on the CPU
 
 Environment: REPO (source root), GPUCCL_BUILD_DIR (build root),
 GST_PLUGIN_PATH (the build's gst/), GPUCCL_TEST_BACKEND (cpu or cuda).
@@ -99,6 +101,17 @@ def png_pixels(path):
         rows.append(bytes(line))
         prev = line
     return w, h, bpp, rows
+
+
+def png_gray(path, w, h, pixel):
+    """Write an 8-bit grey PNG, pixel(x, y) -> 0..255."""
+    def chunk(kind, body):
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body)))
+    raw = b"".join(b"\0" + bytes(pixel(x, y) for x in range(w)) for y in range(h))
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 def test_demo():
@@ -294,6 +307,52 @@ def test_exit_codes():
           f"Ctrl-C: output {lines[:3]}")
 
 
+def test_watch_ends():
+    d = tempfile.mkdtemp(prefix="watch-ends-")
+    png = os.path.join(d, "two.png")
+    # Two rectangles: (4..11, 3..8) and (20..29, 10..19).
+    png_gray(png, 40, 30, lambda x, y: 200 if (4 <= x <= 11 and 3 <= y <= 8)
+             or (20 <= x <= 29 and 10 <= y <= 19) else 0)
+    source = ["filesrc", f"location={png}", "!", "pngdec", "!", "videoconvert",
+              "!", "gpucclblob", f"backend={BACKEND}"]
+    sinks = {"probe": ["!", "fakesink"], "appsink": ["!", "appsink", "sync=true"]}
+    # The picture is the whole stream: --frames 1 is reached while the
+    # pipeline prerolls and the source ends by itself; --frames 5 is never
+    # reached. Each run ends (exit 0) with the one line.
+    for n in ("1", "5"):
+        for kind, sink in sinks.items():
+            try:
+                p = run([WATCH, "--frames", n] + source + sink, timeout=30)
+            except subprocess.TimeoutExpired:
+                check(False, f"--frames {n} ({kind}) on one picture: still running after 30 s")
+                continue
+            if has_cuda_failure(p):
+                sys.exit(77)
+            lines = [json.loads(l) for l in p.stdout.splitlines()]
+            check(p.returncode == 0 and len(lines) == 1 and lines[0]["count"] == 2
+                  and [b["bbox"] for b in lines[0]["blobs"]] == [[4, 3, 11, 8], [20, 10, 29, 19]],
+                  f"--frames {n} ({kind}): exit {p.returncode}, {p.stdout!r} {p.stderr!r}")
+    # Without metadata nothing was measured: no count, "blobs" null.
+    p = run([WATCH, "videotestsrc", "num-buffers=3", "!", "gpucclblob",
+             f"backend={BACKEND}", "attach-meta=false", "!", "fakesink"], timeout=60)
+    if has_cuda_failure(p):
+        sys.exit(77)
+    lines = [json.loads(l) for l in p.stdout.splitlines()]
+    check(p.returncode == 0 and len(lines) == 3, f"attach-meta=false: {p.returncode} {p.stdout!r}")
+    for k, f in enumerate(lines):
+        check(f == {"frame": k, "pts": k * 10**9 // 30, "blobs": None},
+              f"attach-meta=false: frame line {f}")
+    # backend=auto on a host without a GPU (or a build without CUDA) runs
+    # on the CPU without a warning: none on the bus (the app prints those)
+    # and none in the element's log.
+    p = run([WATCH] + source[:-1] + ["backend=auto", "!", "fakesink"], timeout=30,
+            env={"GST_DEBUG": "gpucclblob:2", "GST_DEBUG_NO_COLOR": "1"})
+    check(p.returncode == 0, f"backend=auto: exit {p.returncode} {p.stderr!r}")
+    check("warning" not in p.stderr.lower() and " WARN " not in p.stderr,
+          f"backend=auto warned: {p.stderr!r}")
+    shutil.rmtree(d)
+
+
 CASES = {
     "demo": test_demo,
     "camera": test_camera,
@@ -301,6 +360,7 @@ CASES = {
     "watch": test_watch,
     "roi": test_roi,
     "exit-codes": test_exit_codes,
+    "watch-ends": test_watch_ends,
 }
 
 if __name__ == "__main__":
