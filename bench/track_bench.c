@@ -117,9 +117,10 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n,
     GpucclResult res;
     GpucclError err = {0};
     double t0 = now_s();
-    params.n_queries = device_search ? gpuccl_tracker_predict(
-                                           tracker, &params.query_x, &params.query_y)
-                                     : 0;
+    GpucclNearestRequest request = {0};
+    if (device_search)
+      gpuccl_tracker_predict(tracker, &request);
+    params.nearest = device_search ? &request : NULL;
     double t1 = now_s();
     if (gpuccl_process(ctx, &image, &params, &res, &err) != GPUCCL_OK) {
       fprintf(stderr, "gpuccl_process: %s\n", err.message);
@@ -127,8 +128,8 @@ static bool run_scene(GpucclContext *ctx, const Scene *s, int n,
       break;
     }
     double t2 = now_s();
-    if (!gpuccl_tracker_update_nearest(tracker, res.blobs, res.n_blobs, res.nearest,
-                                       params.n_queries, ids)) {
+    if (!gpuccl_tracker_update_nearest(tracker, res.blobs, res.n_blobs, &request,
+                                       ids)) {
       fprintf(stderr, "tracker out of memory\n");
       ok = false;
       break;

@@ -97,7 +97,7 @@ int main(int argc, char **argv)
       mark_of[b->id] = mark;
     printf("%4u   %c %8llu   (%3u,%3u)-(%3u,%3u)   (%7.2f, %7.2f)\n", b->id,
            mark, (unsigned long long)b->area, b->x0, b->y0, b->x1, b->y1,
-           b->cx, b->cy);
+           gpuccl_blob_cx(b), gpuccl_blob_cy(b));
   }
 
   /* One character per 8 x 16 pixels: the blob's mark, '.' for a pixel of

@@ -18,7 +18,8 @@ gst_ccl_blob_meta_api_get_type (void)
   };
 
   if (g_once_init_enter (&type)) {
-    GType t = gst_meta_api_type_register ("GstCclBlobMetaAPI", tags);
+    GType t = gst_meta_api_type_register ("GstCclBlobMetaV"
+        G_STRINGIFY (GST_CCL_BLOB_META_ABI_VERSION) "API", tags);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -148,7 +149,8 @@ gst_ccl_blob_meta_get_info (void)
 
   if (g_once_init_enter ((GstMetaInfo **) & info)) {
     const GstMetaInfo *mi = gst_meta_register (GST_CCL_BLOB_META_API_TYPE,
-        "GstCclBlobMeta", sizeof (GstCclBlobMeta),
+        "GstCclBlobMetaV" G_STRINGIFY (GST_CCL_BLOB_META_ABI_VERSION),
+        sizeof (GstCclBlobMeta),
         gst_ccl_blob_meta_init, gst_ccl_blob_meta_free,
         gst_ccl_blob_meta_transform);
     g_once_init_leave ((GstMetaInfo **) & info, (GstMetaInfo *) mi);

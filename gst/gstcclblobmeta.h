@@ -10,6 +10,16 @@
 
 G_BEGIN_DECLS
 
+/* Only what this header declares is exported from libgstcclblobmeta. */
+#define GST_CCL_BLOB_META_EXPORT GST_API_EXPORT
+
+/* The ABI version of GstCclBlob and GstCclBlobMeta: the library's soname
+ * (libgstcclblobmeta.so.N) and part of the registered meta names, so an
+ * application built against another layout finds no meta instead of
+ * misreading it. Bumped with every layout change (docs/abi.md; tests/abi
+ * fails when a layout changed and this did not). */
+#define GST_CCL_BLOB_META_ABI_VERSION 1
+
 typedef struct {
   guint32 id;       /* component label in this frame, 1..n_components */
   guint32 track_id; /* stable id across frames with track=true, else 0 */
@@ -39,9 +49,11 @@ typedef struct {
   guint64 tracking_ns;
 } GstCclBlobMeta;
 
+GST_CCL_BLOB_META_EXPORT
 GType gst_ccl_blob_meta_api_get_type (void);
 #define GST_CCL_BLOB_META_API_TYPE (gst_ccl_blob_meta_api_get_type ())
 
+GST_CCL_BLOB_META_EXPORT
 const GstMetaInfo *gst_ccl_blob_meta_get_info (void);
 #define GST_CCL_BLOB_META_INFO (gst_ccl_blob_meta_get_info ())
 
@@ -49,6 +61,7 @@ const GstMetaInfo *gst_ccl_blob_meta_get_info (void);
   ((GstCclBlobMeta *) gst_buffer_get_meta ((b), GST_CCL_BLOB_META_API_TYPE))
 
 /* Copies n_blobs entries of blobs. */
+GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_add_ccl_blob_meta (GstBuffer * buffer,
     guint width, guint height, const GstCclBlob * blobs, guint n_blobs);
 

@@ -86,12 +86,14 @@ ensure_context (GstGpucclBlob * self, const Settings * s)
 /* With tracking on a backend that searches (CUDA), the labeling also
  * finds each track's nearest blob: ask for the tracks' predictions. */
 static void
-ask_nearest (GstGpucclBlob * self, const Settings * s, GpucclParams * p)
+ask_nearest (GstGpucclBlob * self, const Settings * s, GpucclParams * p,
+    GpucclNearestRequest * request)
 {
   if (s->track && self->tracker &&
-      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CUDA)
-    p->n_queries = gpuccl_tracker_predict (self->tracker, &p->query_x,
-        &p->query_y);
+      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CUDA) {
+    gpuccl_tracker_predict (self->tracker, request);
+    p->nearest = request;
+  }
 }
 
 /* Track ids of this frame's blobs (all 0 without tracking). */
@@ -123,7 +125,7 @@ track_blobs (GstGpucclBlob * self, const Settings * s, const GpucclParams * p,
     gpuccl_tracker_set_params (self->tracker, &params);
 
   if (!self->tracker || !gpuccl_tracker_update_nearest (self->tracker,
-          r->blobs, r->n_blobs, r->nearest, p->n_queries, ids)) {
+          r->blobs, r->n_blobs, p->nearest, ids)) {
     GST_WARNING_OBJECT (self, "tracker out of memory, track ids are 0");
     memset (ids, 0, r->n_blobs * sizeof (guint32));
   }
@@ -205,6 +207,7 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   Settings s;
   FormatDesc f;
   GpucclParams params;
+  GpucclNearestRequest request;
   GpucclImage image = { 0 };
   GpucclResult result;
   GpucclError error = { 0 };
@@ -231,7 +234,7 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   fill_params (&params, &s, &f);
 
   start = gst_util_get_timestamp ();
-  ask_nearest (self, &s, &params);
+  ask_nearest (self, &s, &params, &request);
   asked = gst_util_get_timestamp ();
   if (gpuccl_process (self->ctx, &image, &params, &result, &error)
       != GPUCCL_OK)

@@ -28,9 +28,9 @@ gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self, const GpucclResult * r)
     out[i].area = b->area;
     out[i].sum_x = b->sum_x;
     out[i].sum_y = b->sum_y;
-    out[i].cx = b->cx;
-    out[i].cy = b->cy;
-    out[i].value = b->value;
+    out[i].cx = gpuccl_blob_cx (b);
+    out[i].cy = gpuccl_blob_cy (b);
+    out[i].value = r->values ? r->values[i] : 1;
   }
   return out;
 }

@@ -38,6 +38,21 @@ extern const GpucclBackendOps gpuccl_cuda_ops;
 bool gpuccl_cuda_probe(int device_id, GpucclError *error);
 #endif
 
+/* Query points x blobs above which a backend does not search
+ * (GpucclNearestRequest.answers stays NULL): the tracker's own grid search
+ * is then the faster one. */
+#define GPUCCL_NEAREST_MAX_PAIRS (1ull << 26)
+
+/* Every entry point starts with this: an error left from an earlier call
+ * never survives a success. */
+void gpuccl_clear_error(GpucclError *error);
+
+/* The *_params_init_sized functions: dst (dst_size bytes, the caller's
+ * idea of the struct) gets the first bytes of defaults (size bytes),
+ * zeros past them, and nothing past dst_size. */
+void gpuccl_init_sized(void *dst, size_t dst_size, const void *defaults,
+                       size_t size);
+
 /* Fill *error (when not NULL) and return status. printf-style message. */
 GpucclStatus gpuccl_set_error(GpucclError *error, GpucclStatus status,
                               const char *format, ...)

@@ -6,7 +6,7 @@
  * ids both fit in 32 bits (at most 16384 x 16384 pixels). */
 static uint64_t rank_key(const GpucclBlob *blob)
 {
-  return (blob->area << 32) | (uint64_t)(UINT32_MAX - blob->id);
+  return ((uint64_t)blob->area << 32) | (uint64_t)(UINT32_MAX - blob->id);
 }
 
 /* Min-heap of keys: heap[0] is the weakest of the blobs kept so far. */
@@ -27,7 +27,15 @@ static void sift_down(uint64_t *heap, size_t n, size_t i)
   }
 }
 
-size_t gpuccl_select_blobs(GpucclBlob *blobs, size_t n,
+/* Move blob i (and its value) to position `to`. */
+static void keep(GpucclBlob *blobs, uint32_t *values, size_t to, size_t i)
+{
+  blobs[to] = blobs[i];
+  if (values)
+    values[to] = values[i];
+}
+
+size_t gpuccl_select_blobs(GpucclBlob *blobs, uint32_t *values, size_t n,
                            const GpucclParams *params, uint64_t *scratch)
 {
   size_t kept = 0;
@@ -36,7 +44,7 @@ size_t gpuccl_select_blobs(GpucclBlob *blobs, size_t n,
     if (area < params->min_area ||
         (params->max_area != 0 && area > params->max_area))
       continue;
-    blobs[kept++] = blobs[i];
+    keep(blobs, values, kept++, i);
   }
   size_t k = params->max_blobs;
   if (k == 0 || kept <= k)
@@ -58,6 +66,6 @@ size_t gpuccl_select_blobs(GpucclBlob *blobs, size_t n,
   size_t out = 0;
   for (size_t i = 0; i < kept; i++)
     if (rank_key(&blobs[i]) >= weakest)
-      blobs[out++] = blobs[i];
+      keep(blobs, values, out++, i);
   return out;
 }

@@ -14,9 +14,11 @@ extern "C" {
 /* Keep the blobs of blobs[0..n) whose area is in [min_area, max_area]
  * (max_area 0: no upper limit); then, if max_blobs is set and more are left,
  * only the max_blobs largest (equal areas: the smaller id wins). The kept
- * blobs are moved to the front, still in increasing id; returns how many.
+ * blobs are moved to the front, still in increasing id, and values[i]
+ * (segments mode; NULL otherwise) with blobs[i]; returns how many.
+ * A crossed range (min_area > max_area > 0) keeps none.
  * scratch: params->max_blobs entries (unused when max_blobs is 0). */
-size_t gpuccl_select_blobs(GpucclBlob *blobs, size_t n,
+size_t gpuccl_select_blobs(GpucclBlob *blobs, uint32_t *values, size_t n,
                            const GpucclParams *params, uint64_t *scratch);
 
 #ifdef __cplusplus

@@ -124,6 +124,13 @@ static inline GPUCCL_HD bool gpuccl_draw_on_box(int x, int y, int x0, int y0,
          y - y0 < line_width || y1 - y < line_width;
 }
 
+/* Lines at least this wide draw the same pixels whatever their width:
+ * every box is filled (sides are at most GPUCCL_MAX_SIDE < 2 x this), and
+ * a cross's bars are thicker and longer than twice the largest side, so
+ * clipped to the frame it covers it all. gpuccl_draw clamps to it, so the
+ * backends' sums of coordinates and widths never overflow an int. */
+#define GPUCCL_DRAW_WIDEST_LINE 65536
+
 /* The centroid cross: centred on the pixel nearest the centroid, arms of
  * 3 * line_width pixels on each side of the centre, bars line_width
  * pixels thick (for an even width the extra row/column is below/right of

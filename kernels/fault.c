@@ -3,6 +3,7 @@
 #include "fault.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,13 @@ bool gpuccl_fault_hit(GpucclFaultSite site)
     read_config();
   if (atomic_load(&configured) == 1 || (int)site != fault_site)
     return false;
-  return atomic_fetch_add(&counts[site], 1) + 1 == fault_at;
+  if (atomic_fetch_add(&counts[site], 1) + 1 != fault_at)
+    return false;
+  const char *mark = getenv("GPUCCL_FAULT_MARK");
+  FILE *f = mark && *mark ? fopen(mark, "w") : NULL;
+  if (f)
+    fclose(f);
+  return true;
 }
 
 long gpuccl_fault_events(GpucclFaultSite site)

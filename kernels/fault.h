@@ -2,7 +2,12 @@
 /* Test-only fault injection, so tests can prove every failure path frees
  * what it holds and reports clearly. Set GPUCCL_FAULT to "SITE:N" (for
  * example "alloc:3" or "launch:1"): the N-th event at SITE in this process
- * fails, once. Unset, the check costs one branch on a cached flag. */
+ * fails, once. Unset, the check costs one branch on a cached flag.
+ *
+ * When the fault fires and GPUCCL_FAULT_MARK names a file, that file is
+ * created: a process that reaches the library only through a plugin (the
+ * element's fault tests) learns that way that its fault happened, since
+ * nothing here is exported. */
 #ifndef GPUCCL_FAULT_H
 #define GPUCCL_FAULT_H
 

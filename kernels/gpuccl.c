@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The gpuccl front: argument checks, backend choice and dispatch. */
 #include "backend.h"
+#include "checked.h"
+#include "draw_common.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,15 +22,39 @@ GpucclStatus gpuccl_set_error(GpucclError *error, GpucclStatus status,
   return status;
 }
 
-void gpuccl_params_init(GpucclParams *params)
+void gpuccl_clear_error(GpucclError *error)
 {
-  memset(params, 0, sizeof *params);
-  params->threshold = 127;
-  params->connectivity = 8;
-  params->auto_threshold = GPUCCL_AUTO_THRESHOLD_NONE;
-  params->channel = GPUCCL_CHANNEL_LUMA;
-  params->algorithm = GPUCCL_ALGORITHM_DEFAULT;
-  params->mode = GPUCCL_MODE_BINARY;
+  if (error) {
+    error->status = GPUCCL_OK;
+    error->message[0] = '\0';
+  }
+}
+
+unsigned gpuccl_abi_version(void)
+{
+  return GPUCCL_ABI_VERSION;
+}
+
+void gpuccl_init_sized(void *dst, size_t dst_size, const void *defaults,
+                       size_t size)
+{
+  if (!dst)
+    return;
+  memset(dst, 0, dst_size);
+  memcpy(dst, defaults, dst_size < size ? dst_size : size);
+}
+
+void gpuccl_params_init_sized(GpucclParams *params, size_t size)
+{
+  const GpucclParams defaults = {
+      .threshold = 127,
+      .connectivity = 8,
+      .auto_threshold = GPUCCL_AUTO_THRESHOLD_NONE,
+      .channel = GPUCCL_CHANNEL_LUMA,
+      .algorithm = GPUCCL_ALGORITHM_DEFAULT,
+      .mode = GPUCCL_MODE_BINARY,
+  };
+  gpuccl_init_sized(params, size, &defaults, sizeof defaults);
 }
 
 const char *gpuccl_status_name(GpucclStatus status)
@@ -57,6 +83,7 @@ const char *gpuccl_backend_name(GpucclBackend backend)
 
 bool gpuccl_cuda_available(int device_id, GpucclError *error)
 {
+  gpuccl_clear_error(error);
 #ifdef GPUCCL_HAVE_CUDA
   return gpuccl_cuda_probe(device_id, error);
 #else
@@ -87,6 +114,7 @@ static GpucclContext *context_open(const GpucclBackendOps *ops, int device_id,
 GpucclContext *gpuccl_context_new(GpucclBackend backend, int device_id,
                                   GpucclError *error)
 {
+  gpuccl_clear_error(error);
   if (device_id < 0) {
     gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                      "device id %d is negative", device_id);
@@ -109,6 +137,7 @@ GpucclContext *gpuccl_context_new(GpucclBackend backend, int device_id,
       GpucclContext *ctx = context_open(&gpuccl_cuda_ops, device_id, error);
       if (ctx)
         return ctx;
+      gpuccl_clear_error(error); /* the CPU is the answer to AUTO */
     }
 #endif
     return context_open(&gpuccl_cpu_ops, device_id, error);
@@ -156,6 +185,26 @@ static GpucclStatus check_size(int width, int height, GpucclError *error)
   return GPUCCL_OK;
 }
 
+/* One plane of `rows` rows of row_bytes bytes, `stride` apart from data:
+ * the stride holds a row, and the plane fits the address space. */
+static GpucclStatus check_plane(const void *data, size_t stride, size_t rows,
+                                size_t row_bytes, const char *what,
+                                GpucclError *error)
+{
+  size_t span;
+  if (stride < row_bytes)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "%s: stride %zu is smaller than a row of %zu "
+                            "bytes",
+                            what, stride, row_bytes);
+  if (!gpuccl_plane_span(data, stride, rows, row_bytes, &span))
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "%s: stride %zu x %zu rows does not fit in "
+                            "memory",
+                            what, stride, rows);
+  return GPUCCL_OK;
+}
+
 static GpucclStatus check_image(const GpucclImage *image, GpucclError *error)
 {
   if (!image || !image->data)
@@ -168,12 +217,10 @@ static GpucclStatus check_image(const GpucclImage *image, GpucclError *error)
   GpucclStatus status = check_size(image->width, image->height, error);
   if (status != GPUCCL_OK)
     return status;
-  if (image->stride < (size_t)image->width * bpp)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "stride %zu is smaller than a row of %d pixels "
-                            "(%zu bytes)",
-                            image->stride, image->width,
-                            (size_t)image->width * bpp);
+  status = check_plane(image->data, image->stride, (size_t)image->height,
+                       (size_t)image->width * bpp, "image", error);
+  if (status != GPUCCL_OK)
+    return status;
   if (image->format == GPUCCL_PIXEL_PACKED4 &&
       (image->offset_r > 3 || image->offset_g > 3 || image->offset_b > 3))
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
@@ -225,21 +272,16 @@ static GpucclStatus check_params(const GpucclParams *params,
     if (st != GPUCCL_OK)
       return st;
   }
-  if (params->max_area != 0 && params->min_area > params->max_area)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "min area %llu is above max area %llu",
-                            (unsigned long long)params->min_area,
-                            (unsigned long long)params->max_area);
   if ((unsigned)params->algorithm > GPUCCL_ALGORITHM_LAST)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "unknown algorithm %d", (int)params->algorithm);
-  if (params->n_queries && (!params->query_x || !params->query_y))
+  const GpucclNearestRequest *q = params->nearest;
+  if (q && q->n && (!q->x || !q->y))
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "%zu query points without coordinates",
-                            params->n_queries);
-  if (params->n_queries >= GPUCCL_NO_BLOB)
+                            "%zu query points without coordinates", q->n);
+  if (q && q->n >= GPUCCL_NO_BLOB)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "%zu query points: at most %u", params->n_queries,
+                            "%zu query points: at most %u", q->n,
                             GPUCCL_NO_BLOB - 1);
   return GPUCCL_OK;
 }
@@ -248,6 +290,9 @@ GpucclStatus gpuccl_process(GpucclContext *ctx, const GpucclImage *image,
                             const GpucclParams *params, GpucclResult *result,
                             GpucclError *error)
 {
+  gpuccl_clear_error(error);
+  if (params && params->nearest)
+    params->nearest->answers = NULL;
   if (!ctx || !result)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no context or no result");
@@ -257,15 +302,81 @@ GpucclStatus gpuccl_process(GpucclContext *ctx, const GpucclImage *image,
     status = check_params(params, image->format, error);
   if (status == GPUCCL_OK)
     status = ctx->ops->process(ctx, image, params, &ctx->last, error);
-  if (status != GPUCCL_OK)
+  if (status != GPUCCL_OK) {
     memset(&ctx->last, 0, sizeof ctx->last);
+    if (params && params->nearest)
+      params->nearest->answers = NULL;
+  }
   *result = ctx->last;
   return status;
+}
+
+/* Plane i of a frame: its rows and the bytes of one row. */
+typedef struct {
+  size_t rows, row_bytes;
+} PlaneShape;
+
+/* The planes a frame format has, and their shapes; 0 for an unknown
+ * format. Chroma of 4:2:0 covers odd sizes with a last half sample. */
+static int frame_planes(const GpucclFrame *f, PlaneShape shape[3])
+{
+  const size_t w = (size_t)f->width, h = (size_t)f->height;
+  const size_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+  switch (f->format) {
+  case GPUCCL_FRAME_GRAY8:
+    shape[0] = (PlaneShape){h, w};
+    return 1;
+  case GPUCCL_FRAME_GRAY16:
+    shape[0] = (PlaneShape){h, 2 * w};
+    return 1;
+  case GPUCCL_FRAME_PACKED4:
+    shape[0] = (PlaneShape){h, 4 * w};
+    return 1;
+  case GPUCCL_FRAME_NV12:
+    shape[0] = (PlaneShape){h, w};
+    shape[1] = (PlaneShape){ch, 2 * cw};
+    return 2;
+  case GPUCCL_FRAME_I420:
+    shape[0] = (PlaneShape){h, w};
+    shape[1] = shape[2] = (PlaneShape){ch, cw};
+    return 3;
+  }
+  return 0;
+}
+
+static GpucclStatus check_frame(const GpucclFrame *frame, GpucclError *error)
+{
+  PlaneShape shape[3];
+  const int planes = frame_planes(frame, shape);
+  if (planes == 0)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "unknown frame format %d", (int)frame->format);
+  static const char *const names[3] = {"frame plane 0", "frame plane 1",
+                                       "frame plane 2"};
+  for (int i = 0; i < planes; i++) {
+    if (!frame->data[i])
+      return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                              "frame plane %d has no data", i);
+    GpucclStatus st = check_plane(frame->data[i], frame->stride[i],
+                                  shape[i].rows, shape[i].row_bytes, names[i],
+                                  error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
+  if (frame->format == GPUCCL_FRAME_PACKED4 &&
+      (frame->offset_r > 3 || frame->offset_g > 3 || frame->offset_b > 3))
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "frame channel offsets %u/%u/%u are not inside "
+                            "a 4-byte pixel",
+                            frame->offset_r, frame->offset_g,
+                            frame->offset_b);
+  return GPUCCL_OK;
 }
 
 GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
                          const GpucclDrawParams *params, GpucclError *error)
 {
+  gpuccl_clear_error(error);
   if (!ctx || !frame || !params)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no context, frame or draw parameters");
@@ -274,16 +385,9 @@ GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
                             "frame is %dx%d but the last result is %dx%d",
                             frame->width, frame->height, ctx->last.width,
                             ctx->last.height);
-  if ((unsigned)frame->format > GPUCCL_FRAME_PACKED4)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "unknown frame format %d", (int)frame->format);
-  int planes = frame->format == GPUCCL_FRAME_NV12   ? 2
-               : frame->format == GPUCCL_FRAME_I420 ? 3
-                                                    : 1;
-  for (int i = 0; i < planes; i++)
-    if (!frame->data[i])
-      return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                              "frame plane %d has no data", i);
+  GpucclStatus status = check_frame(frame, error);
+  if (status != GPUCCL_OK)
+    return status;
   if (params->line_width < 1)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "line width %d is below 1", params->line_width);
@@ -291,15 +395,26 @@ GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "drawing labels needs want_labels in the last "
                             "process call");
-  return ctx->ops->draw(ctx, frame, params, error);
+  /* Wider lines draw what the widest does (draw_common.h), and the
+   * backends' arithmetic on the width stays far from overflow. */
+  GpucclDrawParams clamped = *params;
+  if (clamped.line_width > GPUCCL_DRAW_WIDEST_LINE)
+    clamped.line_width = GPUCCL_DRAW_WIDEST_LINE;
+  return ctx->ops->draw(ctx, frame, &clamped, error);
 }
 
 void *gpuccl_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
                         GpucclError *error)
 {
+  gpuccl_clear_error(error);
   if (!ctx || size == 0) {
     gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                      "no context or zero size");
+    return NULL;
+  }
+  if ((unsigned)memory > GPUCCL_MEMORY_MAPPED) {
+    gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                     "unknown memory kind %d", (int)memory);
     return NULL;
   }
   return ctx->ops->host_alloc(ctx, size, memory, error);

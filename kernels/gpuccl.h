@@ -27,6 +27,31 @@
 extern "C" {
 #endif
 
+/* Only what this header declares is exported from libgpuccl (the library
+ * is built with hidden visibility). */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define GPUCCL_API __attribute__((visibility("default")))
+#else
+#define GPUCCL_API
+#endif
+
+/* The inline helpers below also work in CUDA device code. */
+#ifdef __CUDACC__
+#define GPUCCL_INLINE static inline __host__ __device__
+#else
+#define GPUCCL_INLINE static inline
+#endif
+
+/* The ABI version: libgpuccl.so.GPUCCL_ABI_VERSION. There is no ABI promise
+ * before 1.0: every change of a public struct's layout or of a function's
+ * signature bumps it, and with it the soname, so an application built
+ * against an older header does not load a library it would misread
+ * (docs/abi.md). tests/abi checks the layouts against a manifest. */
+#define GPUCCL_ABI_VERSION 1
+
+/* The ABI version of the library actually loaded. */
+GPUCCL_API unsigned gpuccl_abi_version(void);
+
 #define GPUCCL_MAX_SIDE 16384 /* largest width or height accepted */
 
 typedef enum {
@@ -83,8 +108,8 @@ typedef enum {
  * different components. threshold, invert, auto_threshold and channel are
  * ignored (not even checked); GpucclResult.threshold is 0. Samples: U8 and
  * U16 as they are; PACKED4 compares the whole colour, value 0xRRGGBB, black
- * is background (alpha is ignored). Each blob's value field holds its
- * pixels' value. On CUDA only GPUCCL_ALGORITHM_STAVA_BENES does it (DEFAULT
+ * is background (alpha is ignored). GpucclResult.values holds each
+ * blob's value. On CUDA only GPUCCL_ALGORITHM_STAVA_BENES does it (DEFAULT
  * picks it); the others give GPUCCL_ERROR_UNSUPPORTED. */
 typedef enum {
   GPUCCL_MODE_BINARY = 0,
@@ -130,37 +155,6 @@ typedef struct {
   uint8_t offset_r, offset_g, offset_b;
 } GpucclImage;
 
-typedef struct {
-  int threshold; /* 0..255 (U8, PACKED4) or 0..65535 (U16) */
-  bool invert;
-  GpucclAutoThreshold auto_threshold;
-  GpucclChannel channel; /* PACKED4 only */
-  int connectivity;      /* 4 or 8 */
-  uint64_t min_area;     /* blobs smaller are dropped from the table */
-  uint64_t max_area;     /* 0: no limit */
-  uint32_t max_blobs;    /* 0: all; else the largest (ties: smaller id) */
-  bool want_labels;      /* also return the label image */
-  GpucclAlgorithm algorithm;
-  GpucclMode mode;       /* BINARY unless set */
-  /* Query points (a tracker's predictions, gpuccl_track.h): a backend that
-   * can (CUDA) finds each one's nearest blob beside the blob table and
-   * returns it in GpucclResult.nearest. n_queries 0: none. */
-  const float *query_x, *query_y;
-  size_t n_queries;
-} GpucclParams;
-
-typedef struct {
-  uint32_t id; /* the component's label, 1..n_components */
-  uint32_t x0, y0, x1, y1; /* inclusive bounding box */
-  /* The value of the component's pixels in GPUCCL_MODE_SEGMENTS (PACKED4:
-   * 0xRRGGBB); 1 in GPUCCL_MODE_BINARY (foreground). Fills what was
-   * padding before area, so the other fields keep their offsets. */
-  uint32_t value;
-  uint64_t area;
-  uint64_t sum_x, sum_y;
-  double cx, cy; /* sum_x / area, sum_y / area */
-} GpucclBlob;
-
 /* The nearest blob of one query point: the blob whose centroid, rounded
  * to float, is nearest to the point, d2 the squared distance in single
  * precision ((bx - x)^2 + (by - y)^2, each step rounded, no fused
@@ -173,56 +167,123 @@ typedef struct {
 
 #define GPUCCL_NO_BLOB UINT32_MAX
 
+/* Query points (a tracker's predictions, gpuccl_track.h) whose nearest
+ * blobs a backend that can (CUDA) finds beside the blob table. The caller
+ * owns the request and points GpucclParams.nearest at it; gpuccl_process
+ * sets `answers` (NULL first, so a failed or unanswered call leaves it
+ * NULL). */
+typedef struct {
+  const float *x, *y; /* n points */
+  size_t n;
+  /* n answers, one per point, owned by the context and valid until its
+   * next process call; NULL when not answered: the backend does not search
+   * (CPU), max_blobs selected the blobs, or the search would be too large
+   * (the caller then searches itself). */
+  const GpucclNearest *answers;
+} GpucclNearestRequest;
+
+typedef struct {
+  int threshold; /* 0..255 (U8, PACKED4) or 0..65535 (U16) */
+  bool invert;
+  GpucclAutoThreshold auto_threshold;
+  GpucclChannel channel; /* PACKED4 only */
+  int connectivity;      /* 4 or 8 */
+  /* Blobs with min_area <= area <= max_area are kept (max_area 0: no upper
+   * limit). A crossed pair (min_area > max_area > 0) is an empty range, not
+   * an error: no blob passes, so the two can be changed one at a time. */
+  uint64_t min_area;
+  uint64_t max_area;
+  uint32_t max_blobs; /* 0: all; else the largest (ties: smaller id) */
+  bool want_labels;   /* also return the label image */
+  GpucclAlgorithm algorithm;
+  GpucclMode mode;               /* BINARY unless set */
+  GpucclNearestRequest *nearest; /* query points, or NULL */
+} GpucclParams;
+
+/* One blob: 32 bytes, the same record on the device and the host, so the
+ * table is downloaded and handed out as it is. Sides are at most
+ * GPUCCL_MAX_SIDE, so coordinates fit 16 bits and areas 32. */
+typedef struct {
+  uint32_t id;             /* the component's label, 1..n_components */
+  uint32_t area;           /* pixels */
+  uint16_t x0, y0, x1, y1; /* inclusive bounding box */
+  uint64_t sum_x, sum_y;   /* sums of the pixels' coordinates */
+} GpucclBlob;
+
+#if defined(__cplusplus) && __cplusplus >= 201103L
+static_assert(sizeof(GpucclBlob) == 32 && offsetof(GpucclBlob, x0) == 8 &&
+                  offsetof(GpucclBlob, sum_x) == 16,
+              "GpucclBlob is the 32-byte record of the ABI");
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(GpucclBlob) == 32 && offsetof(GpucclBlob, x0) == 8 &&
+                   offsetof(GpucclBlob, sum_x) == 16,
+               "GpucclBlob is the 32-byte record of the ABI");
+#endif
+
+/* The centroid, sum / area. */
+GPUCCL_INLINE double gpuccl_blob_cx(const GpucclBlob *blob)
+{
+  return (double)blob->sum_x / (double)blob->area;
+}
+
+GPUCCL_INLINE double gpuccl_blob_cy(const GpucclBlob *blob)
+{
+  return (double)blob->sum_y / (double)blob->area;
+}
+
 /* Owned by the context; valid until its next process call or destroy. */
 typedef struct {
   int width, height;
   uint32_t n_components;   /* all components, before the filters */
   size_t n_blobs;          /* components that passed the filters */
   const GpucclBlob *blobs; /* n_blobs entries, in increasing id */
-  int threshold;           /* the threshold applied (Otsu's when asked;
+  /* GPUCCL_MODE_SEGMENTS: values[i] is the value of the pixels of
+   * blobs[i] (PACKED4: 0xRRGGBB); NULL in GPUCCL_MODE_BINARY, where every
+   * blob is foreground. */
+  const uint32_t *values;
+  int threshold; /* the threshold applied (Otsu's when asked;
                             * 0 in GPUCCL_MODE_SEGMENTS) */
   /* width * height labels, row after row (stride = width), 0 background,
    * every component numbered (filtered ones too); NULL unless asked for. */
   const uint32_t *labels;
-  /* params->n_queries entries, one per query point, or NULL: the backend
-   * does not search (CPU), max_blobs selected the blobs, or the search
-   * would be too large (more than GPUCCL_NEAREST_MAX_PAIRS points x blobs;
-   * the caller then searches itself). */
-  const GpucclNearest *nearest;
 } GpucclResult;
-
-#define GPUCCL_NEAREST_MAX_PAIRS (1ull << 26)
 
 typedef struct GpucclContext GpucclContext;
 
 /* Parameters with their defaults: threshold 127, 8-connectivity, no filter,
- * GPUCCL_MODE_BINARY. */
-void gpuccl_params_init(GpucclParams *params);
+ * GPUCCL_MODE_BINARY, no query points. The macro passes the caller's size
+ * of the struct, so a library newer than the caller's header never writes
+ * past the caller's struct. */
+GPUCCL_API void gpuccl_params_init_sized(GpucclParams *params, size_t size);
+#define gpuccl_params_init(params)                                             \
+  gpuccl_params_init_sized((params), sizeof *(params))
 
 /* NULL on failure, with the reason in *error. */
-GpucclContext *gpuccl_context_new(GpucclBackend backend, int device_id,
-                                  GpucclError *error);
-void gpuccl_context_free(GpucclContext *ctx);
+GPUCCL_API GpucclContext *gpuccl_context_new(GpucclBackend backend,
+                                             int device_id, GpucclError *error);
+GPUCCL_API void gpuccl_context_free(GpucclContext *ctx);
 
 /* The backend actually in use (never AUTO), and a human-readable name of
  * the device ("CPU", or the CUDA device's name). */
-GpucclBackend gpuccl_context_backend(const GpucclContext *ctx);
-const char *gpuccl_context_device_name(const GpucclContext *ctx);
+GPUCCL_API GpucclBackend gpuccl_context_backend(const GpucclContext *ctx);
+GPUCCL_API const char *gpuccl_context_device_name(const GpucclContext *ctx);
 
 /* Binarize, label and measure one image. */
-GpucclStatus gpuccl_process(GpucclContext *ctx, const GpucclImage *image,
-                            const GpucclParams *params, GpucclResult *result,
-                            GpucclError *error);
+GPUCCL_API GpucclStatus gpuccl_process(GpucclContext *ctx,
+                                       const GpucclImage *image,
+                                       const GpucclParams *params,
+                                       GpucclResult *result,
+                                       GpucclError *error);
 
 /* Whether a CUDA device is usable (built with CUDA, driver and device
  * present); the reason in *error when it is not. */
-bool gpuccl_cuda_available(int device_id, GpucclError *error);
+GPUCCL_API bool gpuccl_cuda_available(int device_id, GpucclError *error);
 
 /* Host memory that the context's backend reads fastest: pinned (and mapped,
  * per `memory`) with CUDA, plain aligned memory on the CPU backend. */
-void *gpuccl_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
-                        GpucclError *error);
-void gpuccl_host_free(GpucclContext *ctx, void *ptr);
+GPUCCL_API void *gpuccl_host_alloc(GpucclContext *ctx, size_t size,
+                                   GpucclMemory memory, GpucclError *error);
+GPUCCL_API void gpuccl_host_free(GpucclContext *ctx, void *ptr);
 
 /* Overlays: draw the blobs of the last gpuccl_process() result into a frame
  * of the same size (in place, on the context's backend: with CUDA the
@@ -236,9 +297,9 @@ typedef enum {
 
 typedef enum {
   GPUCCL_FRAME_GRAY8 = 0,
-  GPUCCL_FRAME_GRAY16, /* host byte order */
-  GPUCCL_FRAME_NV12,   /* plane 0 Y, plane 1 interleaved UV at half size */
-  GPUCCL_FRAME_I420,   /* planes Y, U, V at half size (YV12 too: the planes
+  GPUCCL_FRAME_GRAY16,  /* host byte order */
+  GPUCCL_FRAME_NV12,    /* plane 0 Y, plane 1 interleaved UV at half size */
+  GPUCCL_FRAME_I420,    /* planes Y, U, V at half size (YV12 too: the planes
                         * are given by meaning, not by memory order) */
   GPUCCL_FRAME_PACKED4, /* one plane, offsets as in GpucclImage */
 } GpucclFrameFormat;
@@ -252,17 +313,19 @@ typedef struct {
 } GpucclFrame;
 
 typedef struct {
-  unsigned flags;          /* GpucclDrawFlags */
-  uint8_t r, g, b;         /* box and cross colour; converted to BT.601 YUV
+  unsigned flags;  /* GpucclDrawFlags */
+  uint8_t r, g, b; /* box and cross colour; converted to BT.601 YUV
                             * (full range) on YUV and gray frames */
-  int line_width;          /* pixels, >= 1, boxes grow inwards */
+  int line_width;  /* pixels, >= 1, boxes grow inwards */
 } GpucclDrawParams;
 
-GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
-                         const GpucclDrawParams *params, GpucclError *error);
+GPUCCL_API GpucclStatus gpuccl_draw(GpucclContext *ctx,
+                                    const GpucclFrame *frame,
+                                    const GpucclDrawParams *params,
+                                    GpucclError *error);
 
-const char *gpuccl_status_name(GpucclStatus status);
-const char *gpuccl_backend_name(GpucclBackend backend);
+GPUCCL_API const char *gpuccl_status_name(GpucclStatus status);
+GPUCCL_API const char *gpuccl_backend_name(GpucclBackend backend);
 
 /* The integer BT.601 luma used for GPUCCL_CHANNEL_LUMA, full range. */
 static inline uint8_t gpuccl_luma601(uint8_t r, uint8_t g, uint8_t b)

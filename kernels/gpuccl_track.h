@@ -24,39 +24,51 @@ typedef struct {
 
 typedef struct GpucclTracker GpucclTracker;
 
-void gpuccl_tracker_params_init(GpucclTrackerParams *params);
-GpucclTracker *gpuccl_tracker_new(const GpucclTrackerParams *params);
-void gpuccl_tracker_free(GpucclTracker *tracker);
+/* Defaults: max_distance 50, max_lost 5. Sized like gpuccl_params_init. */
+GPUCCL_API void gpuccl_tracker_params_init_sized(GpucclTrackerParams *params,
+                                                 size_t size);
+#define gpuccl_tracker_params_init(params)                                     \
+  gpuccl_tracker_params_init_sized((params), sizeof *(params))
+/* NULL params: the defaults. NULL when out of memory. */
+GPUCCL_API GpucclTracker *gpuccl_tracker_new(const GpucclTrackerParams *params);
+GPUCCL_API void gpuccl_tracker_free(GpucclTracker *tracker);
 /* Change the parameters; the live tracks stay. */
-void gpuccl_tracker_set_params(GpucclTracker *tracker,
-                               const GpucclTrackerParams *params);
+GPUCCL_API void gpuccl_tracker_set_params(GpucclTracker *tracker,
+                                          const GpucclTrackerParams *params);
 /* Forget every track (e.g. on a flush or a size change). */
-void gpuccl_tracker_reset(GpucclTracker *tracker);
+GPUCCL_API void gpuccl_tracker_reset(GpucclTracker *tracker);
 /* Match one frame's blobs: track_ids[i] receives the id of blobs[i].
- * Returns false only when memory ran out (track_ids then all 0). */
-bool gpuccl_tracker_update(GpucclTracker *tracker, const GpucclBlob *blobs,
-                           size_t n_blobs, uint32_t *track_ids);
+ * Returns false when memory ran out (track_ids then all 0; the tracker is
+ * as before the call) or the arguments are unusable (no tracker, or NULL
+ * blobs or track_ids with n_blobs > 0: nothing is written). */
+GPUCCL_API bool gpuccl_tracker_update(GpucclTracker *tracker,
+                                      const GpucclBlob *blobs, size_t n_blobs,
+                                      uint32_t *track_ids);
 
 /* With a backend that searches (CUDA), the nearest blob of every track
  * comes with the labeling, and the update only settles the rest:
  *
- *   n = gpuccl_tracker_predict(tracker, &params.query_x, &params.query_y);
- *   params.n_queries = n;
+ *   GpucclNearestRequest request;
+ *   gpuccl_tracker_predict(tracker, &request);
+ *   params.nearest = &request;
  *   gpuccl_process(ctx, &image, &params, &result, &error);
  *   gpuccl_tracker_update_nearest(tracker, result.blobs, result.n_blobs,
- *                                 result.nearest, n, ids);
+ *                                 &request, ids);
  *
- * predict returns the number of live tracks and where each is expected in
- * the next frame (valid until the next call on the tracker; 0 and NULLs
- * when there is none or memory ran out). update_nearest gives exactly the
- * ids gpuccl_tracker_update would; it falls back to the tracker's own
- * search when nearest is NULL or does not answer the last prediction. */
-size_t gpuccl_tracker_predict(GpucclTracker *tracker, const float **x,
-                              const float **y);
-bool gpuccl_tracker_update_nearest(GpucclTracker *tracker,
-                                   const GpucclBlob *blobs, size_t n_blobs,
-                                   const GpucclNearest *nearest,
-                                   size_t n_nearest, uint32_t *track_ids);
+ * predict fills the request with the live tracks' expected positions in
+ * the next frame (valid until the next call on the tracker; n 0 when there
+ * is none or memory ran out) and clears its answers; it returns n.
+ * update_nearest gives exactly the ids gpuccl_tracker_update would. It
+ * uses the answers only when they answer the last prediction of this
+ * tracker over these blobs (same count, every blob index below n_blobs,
+ * every distance that of that blob), and otherwise searches itself: an
+ * answer that is stale or from another table costs time, never safety.
+ * request may be NULL. */
+GPUCCL_API size_t gpuccl_tracker_predict(GpucclTracker *tracker,
+                                         GpucclNearestRequest *request);
+GPUCCL_API bool gpuccl_tracker_update_nearest(
+    GpucclTracker *tracker, const GpucclBlob *blobs, size_t n_blobs,
+    const GpucclNearestRequest *request, uint32_t *track_ids);
 
 #ifdef __cplusplus
 }

@@ -59,20 +59,24 @@ typedef struct {
 
 typedef struct GpucclVolume GpucclVolume;
 
-/* Threshold 127, default algorithm, no labels. */
-void gpuccl_volume_params_init(GpucclVolumeParams *params);
+/* Threshold 127, default algorithm, no labels. Sized like
+ * gpuccl_params_init. */
+GPUCCL_API void gpuccl_volume_params_init_sized(GpucclVolumeParams *params,
+                                                size_t size);
+#define gpuccl_volume_params_init(params)                                      \
+  gpuccl_volume_params_init_sized((params), sizeof *(params))
 
 /* backend: AUTO (CUDA when usable), CUDA or CPU. NULL on failure. */
-GpucclVolume *gpuccl_volume_new(GpucclBackend backend, int device_id,
-                                GpucclError *error);
-void gpuccl_volume_free(GpucclVolume *vol);
-GpucclBackend gpuccl_volume_backend(const GpucclVolume *vol);
+GPUCCL_API GpucclVolume *gpuccl_volume_new(GpucclBackend backend, int device_id,
+                                           GpucclError *error);
+GPUCCL_API void gpuccl_volume_free(GpucclVolume *vol);
+GPUCCL_API GpucclBackend gpuccl_volume_backend(const GpucclVolume *vol);
 
-GpucclStatus gpuccl_volume_process(GpucclVolume *vol,
-                                   const GpucclVolumeImage *image,
-                                   const GpucclVolumeParams *params,
-                                   GpucclVolumeResult *result,
-                                   GpucclError *error);
+GPUCCL_API GpucclStatus gpuccl_volume_process(GpucclVolume *vol,
+                                              const GpucclVolumeImage *image,
+                                              const GpucclVolumeParams *params,
+                                              GpucclVolumeResult *result,
+                                              GpucclError *error);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,7 @@
  * running out of memory leaves the tracker as it was.
  */
 #include "gpuccl_track.h"
+#include "backend.h"
 #include "fault.h"
 
 #include <math.h>
@@ -91,7 +92,7 @@ typedef struct {
 } Grid;
 
 /* A blob's centroid as floats, copied so that the passes over the blobs
- * read 12 bytes each instead of 64. */
+ * read 12 bytes each instead of 32. */
 typedef struct {
   float x, y;
   uint32_t blob;     /* index into blobs */
@@ -136,10 +137,11 @@ struct GpucclTracker {
   size_t cap_cells;
 };
 
-void gpuccl_tracker_params_init(GpucclTrackerParams *params)
+void gpuccl_tracker_params_init_sized(GpucclTrackerParams *params,
+                                      size_t size)
 {
-  params->max_distance = 50.0;
-  params->max_lost = 5;
+  const GpucclTrackerParams defaults = {.max_distance = 50.0, .max_lost = 5};
+  gpuccl_init_sized(params, size, &defaults, sizeof defaults);
 }
 
 GpucclTracker *gpuccl_tracker_new(const GpucclTrackerParams *params)
@@ -298,11 +300,12 @@ static void build_grid(GpucclTracker *t, const GpucclBlob *blobs, size_t n)
   Grid *g = &t->grid;
   GridEntry *pts = t->points;
   float minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
-  /* Copy the centroids as floats first (the blobs are 64 bytes apart): the
+  /* Copy the centroids as floats first (the blobs are 32 bytes apart): the
    * passes below then read 12 bytes a blob. A NaN centroid never passes a
    * comparison: it stays out of the extent and out of every match. */
   for (size_t i = 0; i < n; i++) {
-    float x = (float)blobs[i].cx, y = (float)blobs[i].cy;
+    float x = (float)gpuccl_blob_cx(&blobs[i]);
+    float y = (float)gpuccl_blob_cy(&blobs[i]);
     pts[i] = (GridEntry){x, y, (uint32_t)i};
     if (x < minx) minx = x;
     if (x > maxx) maxx = x;
@@ -884,7 +887,8 @@ static void mark_merges(GpucclTracker *t, const GpucclBlob *blobs)
 static void track_observe(Track *tr, const GpucclBlob *bl)
 {
   /* Displacement per frame over the frames the track was unseen. */
-  double mx = bl->cx - tr->x, my = bl->cy - tr->y;
+  const double cx = gpuccl_blob_cx(bl), cy = gpuccl_blob_cy(bl);
+  double mx = cx - tr->x, my = cy - tr->y;
   if (tr->lost) { /* rare: spare the common case two divisions */
     mx /= tr->lost + 1;
     my /= tr->lost + 1;
@@ -896,8 +900,8 @@ static void track_observe(Track *tr, const GpucclBlob *bl)
     tr->vx += VELOCITY_GAIN * (mx - tr->vx);
     tr->vy += VELOCITY_GAIN * (my - tr->vy);
   }
-  tr->x = bl->cx;
-  tr->y = bl->cy;
+  tr->x = cx;
+  tr->y = cy;
   tr->w = (float)((double)bl->x1 - bl->x0 + 1);
   tr->h = (float)((double)bl->y1 - bl->y0 + 1);
   tr->lost = 0;
@@ -924,10 +928,10 @@ static void predict_tracks(GpucclTracker *t)
   }
 }
 
-size_t gpuccl_tracker_predict(GpucclTracker *t, const float **x,
-                              const float **y)
+size_t gpuccl_tracker_predict(GpucclTracker *t, GpucclNearestRequest *request)
 {
-  *x = *y = NULL;
+  if (request)
+    *request = (GpucclNearestRequest){0};
   if (!t)
     return 0;
   t->n_predicted = 0;
@@ -935,35 +939,71 @@ size_t gpuccl_tracker_predict(GpucclTracker *t, const float **x,
     return 0;
   predict_tracks(t);
   t->n_predicted = t->n_tracks;
-  *x = t->px;
-  *y = t->py;
+  if (request)
+    *request = (GpucclNearestRequest){t->px, t->py, t->n_tracks, NULL};
   return t->n_tracks;
 }
 
 bool gpuccl_tracker_update(GpucclTracker *t, const GpucclBlob *blobs,
                            size_t n_blobs, uint32_t *track_ids)
 {
-  return gpuccl_tracker_update_nearest(t, blobs, n_blobs, NULL, 0, track_ids);
+  return gpuccl_tracker_update_nearest(t, blobs, n_blobs, NULL, track_ids);
+}
+
+/* Whether a request holds answers to this tracker's last prediction: its
+ * own points (compared before anything may move them), one per track. */
+static bool answers_last_prediction(const GpucclTracker *t, size_t predicted,
+                                    const GpucclNearestRequest *request)
+{
+  return request && request->answers && predicted == t->n_tracks &&
+         request->n == t->n_tracks && request->x == t->px &&
+         request->y == t->py;
+}
+
+/* Whether those answers are over these blobs: every blob index inside the
+ * table, at the distance given. Anything else (answers over another
+ * table) is not used: the tracker searches itself. */
+static bool answers_fit(const GpucclTracker *t, const GpucclBlob *blobs,
+                        size_t n_blobs, const GpucclNearest *answers)
+{
+  for (size_t i = 0; i < t->n_tracks; i++) {
+    const uint32_t bi = answers[i].blob;
+    if (bi == NO_MATCH)
+      continue;
+    if (bi >= n_blobs)
+      return false;
+    /* The distance as every search computes it (float, no fusing). */
+    const float ex = (float)gpuccl_blob_cx(&blobs[bi]) - t->px[i];
+    const float ey = (float)gpuccl_blob_cy(&blobs[bi]) - t->py[i];
+    const float d2 = ex * ex + ey * ey;
+    if (!(d2 == answers[i].d2))
+      return false;
+  }
+  return true;
 }
 
 bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
-                                   size_t n_blobs, const GpucclNearest *nearest,
-                                   size_t n_nearest, uint32_t *track_ids)
+                                   size_t n_blobs,
+                                   const GpucclNearestRequest *request,
+                                   uint32_t *track_ids)
 {
-  if (n_blobs)
-    memset(track_ids, 0, n_blobs * sizeof *track_ids);
   if (!t || (n_blobs && (!blobs || !track_ids)))
     return false;
-  /* The device's answer is for the last prediction, or not used. */
+  if (n_blobs)
+    memset(track_ids, 0, n_blobs * sizeof *track_ids);
+  /* The device's answers are for the last prediction, or not used. */
   const size_t predicted = t->n_predicted;
+  const bool asked = answers_last_prediction(t, predicted, request);
   t->n_predicted = 0;
   if (n_blobs > UINT32_MAX / 2 || !reserve_update(t, n_blobs))
     return false;
 
   size_t nt = t->n_tracks;
   const bool have_prediction = predicted == nt;
-  if (!have_prediction || n_nearest != nt)
-    nearest = NULL;
+  const GpucclNearest *nearest =
+      asked && answers_fit(t, blobs, n_blobs, request->answers)
+          ? request->answers
+          : NULL;
   for (size_t i = 0; i < nt; i++)
     t->match[i] = NO_MATCH;
   for (size_t i = 0; i < n_blobs; i++)
@@ -1011,7 +1051,7 @@ bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
     Track *tr = &t->tracks[t->n_tracks++];
     *tr = (Track){
       .id = t->next_id,
-      .x = bl->cx, .y = bl->cy,
+      .x = gpuccl_blob_cx(bl), .y = gpuccl_blob_cy(bl),
       .w = (float)((double)bl->x1 - bl->x0 + 1),
       .h = (float)((double)bl->y1 - bl->y0 + 1),
       .hits = 1,

@@ -9,17 +9,20 @@
 #include <string.h>
 
 #include "backend.h"
+#include "checked.h"
 
-void gpuccl_volume_params_init(GpucclVolumeParams *params)
+void gpuccl_volume_params_init_sized(GpucclVolumeParams *params,
+                                     size_t size)
 {
-  memset(params, 0, sizeof *params);
-  params->threshold = 127;
-  params->algorithm = GPUCCL_VOLUME_DEFAULT;
+  const GpucclVolumeParams defaults = {.threshold = 127,
+                                       .algorithm = GPUCCL_VOLUME_DEFAULT};
+  gpuccl_init_sized(params, size, &defaults, sizeof defaults);
 }
 
 GpucclVolume *gpuccl_volume_new(GpucclBackend backend, int device_id,
                                 GpucclError *error)
 {
+  gpuccl_clear_error(error);
   if ((unsigned)backend > GPUCCL_BACKEND_CPU || device_id < 0) {
     gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                      "unknown backend %d or negative device %d", (int)backend,
@@ -213,18 +216,34 @@ static GpucclStatus check(const GpucclVolumeImage *img,
   if (!img || !img->data || !params)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no volume, data or parameters");
+  size_t voxels = 0, slice = 0, span = 0;
   if (img->width < 1 || img->height < 1 || img->depth < 1 ||
-      (size_t)img->width * img->height * img->depth > GPUCCL_VOLUME_MAX_VOXELS)
+      !gpuccl_mul_size((size_t)img->width, (size_t)img->height, &slice) ||
+      !gpuccl_mul_size(slice, (size_t)img->depth, &voxels) ||
+      voxels > GPUCCL_VOLUME_MAX_VOXELS)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "volume size %dx%dx%d is empty or above %zu "
                             "voxels",
                             img->width, img->height, img->depth,
                             (size_t)GPUCCL_VOLUME_MAX_VOXELS);
-  if (img->row_stride < (size_t)img->width ||
-      img->slice_stride < img->row_stride * img->height)
+  if (img->row_stride < (size_t)img->width)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "strides %zu/%zu are below a row/slice",
-                            img->row_stride, img->slice_stride);
+                            "row stride %zu is below the width %d",
+                            img->row_stride, img->width);
+  /* Slices of height row strides (gpuccl_volume.h), spanning (height - 1)
+   * strides and a row; the whole volume must fit the address space. */
+  size_t slice_rows, slice_span;
+  if (!gpuccl_mul_size(img->row_stride, (size_t)img->height, &slice_rows) ||
+      img->slice_stride < slice_rows ||
+      !gpuccl_plane_span(img->data, img->row_stride, (size_t)img->height,
+                         (size_t)img->width, &slice_span) ||
+      !gpuccl_plane_span(img->data, img->slice_stride, (size_t)img->depth,
+                         slice_span, &span))
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "strides %zu/%zu do not hold %d rows of %d "
+                            "voxels a slice and %d slices in memory",
+                            img->row_stride, img->slice_stride, img->height,
+                            img->width, img->depth);
   if (params->threshold < 0 || params->threshold > 255)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "threshold %d is outside 0..255",
@@ -242,6 +261,7 @@ GpucclStatus gpuccl_volume_process(GpucclVolume *vol,
                                    GpucclVolumeResult *result,
                                    GpucclError *error)
 {
+  gpuccl_clear_error(error);
   if (!vol || !result)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no volume object or no result");

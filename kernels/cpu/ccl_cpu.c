@@ -75,6 +75,8 @@ typedef struct {
   size_t label_value_cap;
   GpucclBlob *blobs;
   size_t blobs_cap;
+  uint32_t *values; /* segments mode: GpucclResult.values */
+  size_t values_cap;
   uint64_t *scratch;
   size_t scratch_cap;
   uint32_t *labels;
@@ -454,7 +456,7 @@ static uint32_t resolve(CpuState *s, uint32_t n_prov)
   return n;
 }
 
-/* segments: take each blob's value from its root label (1 otherwise). */
+/* segments: each blob's value from its root label into s->values. */
 static void build_blobs(CpuState *s, uint32_t n_prov, bool segments)
 {
   uint32_t seen = 0;
@@ -464,24 +466,21 @@ static void build_blobs(CpuState *s, uint32_t n_prov, bool segments)
     GpucclBlob *blob = &s->blobs[f - 1];
     if (f > seen) { /* a root: the first provisional label of its component */
       seen = f;
-      *blob = (GpucclBlob){.id = f, .x0 = p->x0, .y0 = p->y0, .x1 = p->x1,
-                           .y1 = p->y1, .area = p->area, .sum_x = p->sum_x,
-                           .sum_y = p->sum_y,
-                           .value = segments ? s->label_value[l] : 1};
+      /* Areas fit 32 bits: at most GPUCCL_MAX_SIDE^2 pixels. */
+      *blob = (GpucclBlob){.id = f, .area = (uint32_t)p->area, .x0 = p->x0,
+                           .y0 = p->y0, .x1 = p->x1, .y1 = p->y1,
+                           .sum_x = p->sum_x, .sum_y = p->sum_y};
+      if (segments)
+        s->values[f - 1] = s->label_value[l];
       continue;
     }
     if (p->x0 < blob->x0) blob->x0 = p->x0;
     if (p->y0 < blob->y0) blob->y0 = p->y0;
     if (p->x1 > blob->x1) blob->x1 = p->x1;
     if (p->y1 > blob->y1) blob->y1 = p->y1;
-    blob->area += p->area;
+    blob->area += (uint32_t)p->area;
     blob->sum_x += p->sum_x;
     blob->sum_y += p->sum_y;
-  }
-  for (uint32_t i = 0; i < seen; i++) {
-    GpucclBlob *blob = &s->blobs[i];
-    blob->cx = (double)blob->sum_x / (double)blob->area;
-    blob->cy = (double)blob->sum_y / (double)blob->area;
   }
 }
 
@@ -543,14 +542,17 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
   if (n_prov == 0)
     return error ? error->status : GPUCCL_ERROR_OUT_OF_MEMORY;
   uint32_t n = resolve(s, n_prov);
-  if (!RESERVE(s, blobs, n ? n : 1, false, "blob table", error))
+  if (!RESERVE(s, blobs, n ? n : 1, false, "blob table", error) ||
+      (segments &&
+       !RESERVE(s, values, n ? n : 1, false, "blob values", error)))
     return GPUCCL_ERROR_OUT_OF_MEMORY;
   build_blobs(s, n_prov, segments);
 
   size_t keep_max = params->max_blobs < n ? params->max_blobs : 0;
   if (keep_max && !RESERVE(s, scratch, keep_max, false, "blob ranking", error))
     return GPUCCL_ERROR_OUT_OF_MEMORY;
-  size_t kept = gpuccl_select_blobs(s->blobs, n, params, s->scratch);
+  uint32_t *values = segments ? s->values : NULL;
+  size_t kept = gpuccl_select_blobs(s->blobs, values, n, params, s->scratch);
 
   if (params->want_labels) {
     size_t pixels = (size_t)image->width * image->height;
@@ -565,6 +567,7 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
       .n_components = n,
       .n_blobs = kept,
       .blobs = s->blobs,
+      .values = values,
       .threshold = b.threshold,
       .labels = params->want_labels ? s->labels : NULL,
   };
@@ -598,6 +601,7 @@ static void cpu_close(GpucclContext *ctx)
   free(s->parent);
   free(s->partial);
   free(s->blobs);
+  free(s->values);
   free(s->scratch);
   free(s->labels);
   free(s);

@@ -131,7 +131,7 @@ static void draw_box(const GpucclFrame *f, const GpucclBlob *b, int w,
 static void draw_cross(const GpucclFrame *f, const GpucclBlob *b, int w,
                        const Pen *pen)
 {
-  GpucclCross c = gpuccl_draw_cross(b->cx, b->cy, w);
+  GpucclCross c = gpuccl_draw_cross(gpuccl_blob_cx(b), gpuccl_blob_cy(b), w);
   fill_rect(f, c.px - c.arm, c.py + c.lo, c.px + c.arm, c.py + c.hi, pen);
   fill_rect(f, c.px + c.lo, c.py - c.arm, c.px + c.hi, c.py + c.arm, pen);
 }

@@ -128,6 +128,8 @@ struct CudaCtx {
   uint32_t *header_h; /* pinned */
   GpucclBlob *blobs_h; /* pinned, blobs_cap entries */
   size_t blobs_cap;
+  uint32_t *values_h; /* segments mode: GpucclResult.values, pinned */
+  size_t values_cap;
   size_t copy_hint; /* blobs fetched with the header; adapts to the scene */
 
   /* Per image size. */
@@ -440,18 +442,45 @@ static size_t grown_capacity(size_t cap, size_t n)
   return cap;
 }
 
+/* A pinned host buffer of at least n elements, contents not kept. */
+static GpucclStatus ensure_pinned(CudaCtx *c, void **buf, size_t *cap_out,
+                                  size_t n, size_t elem, GpucclError *error)
+{
+  if (n <= *cap_out)
+    return GPUCCL_OK;
+  const size_t cap = grown_capacity(*cap_out, n);
+  pinned_free(*buf);
+  *buf = nullptr;
+  *cap_out = 0;
+  CK(pinned_alloc(buf, cap * elem, cudaHostAllocDefault), "pinned allocation");
+  *cap_out = cap;
+  return GPUCCL_OK;
+}
+
 static GpucclStatus ensure_blobs_h(CudaCtx *c, size_t n, GpucclError *error)
 {
-  if (n <= c->blobs_cap)
-    return GPUCCL_OK;
-  const size_t cap = grown_capacity(c->blobs_cap, n);
-  pinned_free(c->blobs_h);
-  c->blobs_h = nullptr;
-  c->blobs_cap = 0;
-  CK(pinned_alloc((void **)&c->blobs_h, cap * sizeof(GpucclBlob),
-                  cudaHostAllocDefault),
-     "pinned allocation");
-  c->blobs_cap = cap;
+  return ensure_pinned(c, (void **)&c->blobs_h, &c->blobs_cap, n,
+                       sizeof(GpucclBlob), error);
+}
+
+/* Segments mode: each blob's value, gathered by id from the components'
+ * values (feat.value, which the frame leaves on the device). */
+static GpucclStatus fetch_values(CudaCtx *c, uint32_t n_components,
+                                 size_t n_blobs, GpucclError *error)
+{
+  GpucclStatus st = ensure_pinned(c, (void **)&c->values_h, &c->values_cap,
+                                  n_components ? n_components : 1,
+                                  sizeof(uint32_t), error);
+  if (st != GPUCCL_OK)
+    return st;
+  LAUNCH(cudaMemcpyAsync(c->values_h, c->feat.value,
+                         n_components * sizeof(uint32_t),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "value download");
+  CK(cudaStreamSynchronize(c->stream), "value download");
+  /* In place: ids increase, so entry id - 1 >= i is not yet overwritten. */
+  for (size_t i = 0; i < n_blobs; i++)
+    c->values_h[i] = c->values_h[c->blobs_h[i].id - 1];
   return GPUCCL_OK;
 }
 
@@ -487,15 +516,16 @@ static GpucclStatus ensure_queries(CudaCtx *c, size_t n, GpucclError *error)
 /* Once the blob table is made (ev_stop): the query points' nearest
  * blobs, on the search stream, read from and written to host memory by
  * the search itself. join_nearest makes the frame's sync wait for it. */
-static GpucclStatus enqueue_nearest(CudaCtx *c, const GpucclParams *params,
+static GpucclStatus enqueue_nearest(CudaCtx *c,
+                                    const GpucclNearestRequest *request,
                                     GpucclError *error)
 {
-  const size_t n = params->n_queries;
+  const size_t n = request->n;
   GpucclStatus st = ensure_queries(c, n, error);
   if (st != GPUCCL_OK)
     return st;
-  memcpy(c->query_h, params->query_x, n * sizeof(float));
-  memcpy(c->query_h + n, params->query_y, n * sizeof(float));
+  memcpy(c->query_h, request->x, n * sizeof(float));
+  memcpy(c->query_h + n, request->y, n * sizeof(float));
   CK(cudaStreamWaitEvent(c->search_stream, c->ev_stop, 0), "stream wait");
   LAUNCH(ha4_launch_nearest_blobs(c->out, c->header + 1, c->query_dev,
                                   c->query_dev + n, (uint32_t)n,
@@ -575,6 +605,7 @@ static void close_ctx(CudaCtx *c)
   dev_free(c->header);
   pinned_free(c->header_h);
   pinned_free(c->blobs_h);
+  pinned_free(c->values_h);
   while (c->blocks) {
     HostBlock *b = c->blocks;
     c->blocks = b->next;
@@ -1009,9 +1040,10 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   st = run_kernels(c, f, params, p, error);
   if (st != GPUCCL_OK)
     return st;
-  const bool search = params->n_queries != 0;
+  GpucclNearestRequest *const request = params->nearest;
+  const bool search = request && request->n != 0;
   if (search)
-    st = enqueue_nearest(c, params, error);
+    st = enqueue_nearest(c, request, error);
 
   /* The downloads, the join (also after a failure: the search must not
    * outlive the frame), one sync. */
@@ -1034,9 +1066,9 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   c->copy_hint = 2 * n_blobs + 64;
   /* The nearest blobs index the whole table: not the selection. */
   const bool selecting = params->max_blobs && n_blobs > params->max_blobs;
-  const bool searched =
-      search && !selecting &&
-      (uint64_t)params->n_queries * n_blobs <= GPUCCL_NEAREST_MAX_PAIRS;
+  const bool searched = search && !selecting &&
+                        (uint64_t)request->n * n_blobs <=
+                            GPUCCL_NEAREST_MAX_PAIRS;
   if (selecting) {
     st = select_largest(c, n_blobs, params->max_blobs, error);
     if (st != GPUCCL_OK)
@@ -1051,6 +1083,11 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
            "blob table download");
     CK(cudaStreamSynchronize(c->stream), "blob table download");
   }
+  if (c->feat.value) {
+    st = fetch_values(c, n_components, n_blobs, error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
 
   result->width = image->width;
   result->height = image->height;
@@ -1058,8 +1095,10 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   result->n_blobs = n_blobs;
   result->blobs = c->blobs_h;
   result->threshold = (int)c->header_h[2];
+  result->values = c->feat.value ? c->values_h : nullptr;
   result->labels = params->want_labels ? c->labels_h : nullptr;
-  result->nearest = searched ? c->nearest_h : nullptr;
+  if (searched)
+    request->answers = c->nearest_h;
   return GPUCCL_OK;
 }
 

@@ -49,8 +49,8 @@ __global__ void __launch_bounds__(BLOB_TILE)
   typedef cub::BlockScan<int, BLOB_TILE> Scan;
   __shared__ typename Scan::TempStorage scan;
   /* A tile's passing blobs are built here, then stored as consecutive
-   * 16-byte vectors: a thread writing its own 64-byte blob field by field
-   * leaves every store of a warp 64 bytes apart. */
+   * 16-byte vectors: a thread writing its own 32-byte blob field by field
+   * leaves every store of a warp 32 bytes apart. */
   __shared__ uint4 staged[BLOB_TILE * sizeof(GpucclBlob) / sizeof(uint4)];
   static_assert(sizeof(GpucclBlob) % sizeof(uint4) == 0, "blob in vectors");
   GpucclBlob *const tile_blobs = reinterpret_cast<GpucclBlob *>(staged);
@@ -71,16 +71,14 @@ __global__ void __launch_bounds__(BLOB_TILE)
     if (pass) {
       GpucclBlob &b = tile_blobs[rank];
       b.id = id + 1;
-      b.x0 = (uint32_t)width - 1 - feat.inv_min_x[id];
-      b.y0 = feat.first_y[id];
-      b.x1 = feat.max_x[id];
-      b.y1 = feat.max_y[id];
-      b.value = feat.value ? feat.value[id] : 1u; /* gpuccl.h */
       b.area = area;
+      /* Sides are at most GPUCCL_MAX_SIDE: coordinates fit 16 bits. */
+      b.x0 = (uint16_t)((uint32_t)width - 1 - feat.inv_min_x[id]);
+      b.y0 = (uint16_t)feat.first_y[id];
+      b.x1 = (uint16_t)feat.max_x[id];
+      b.y1 = (uint16_t)feat.max_y[id];
       b.sum_x = feat.sum_x[id];
       b.sum_y = feat.sum_y[id];
-      b.cx = (double)b.sum_x / (double)b.area;
-      b.cy = (double)b.sum_y / (double)b.area;
     }
     if (valid) { /* leave the accumulators zero for the next frame */
       feat.area[id] = 0;
@@ -134,7 +132,7 @@ cudaError_t ha4_launch_blob_scatter(const Ha4Frame &f,
  * id, so a larger key is a stronger blob. */
 __device__ __forceinline__ uint64_t blob_rank_key(const GpucclBlob &b)
 {
-  return (b.area << 32) | (uint64_t)(0xffffffffu - b.id);
+  return ((uint64_t)b.area << 32) | (uint64_t)(0xffffffffu - b.id);
 }
 
 __global__ void blob_rank_keys(const GpucclBlob *blobs, size_t n,

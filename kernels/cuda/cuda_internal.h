@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Private hooks of the CUDA backend for its tests and benchmarks (not part
- * of the public API; exported because the library exports all symbols). */
+/* Private hooks of the CUDA backend for its tests and benchmarks: not part
+ * of the public API and not exported by libgpuccl; they link the library's
+ * static archive (gpuccl_internal_dep). */
 #ifndef GPUCCL_CUDA_INTERNAL_H
 #define GPUCCL_CUDA_INTERNAL_H
 

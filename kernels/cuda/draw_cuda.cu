@@ -169,7 +169,7 @@ __global__ void draw_outlines(DevFrame f, const GpucclBlob *blobs,
     }
   }
   if (crosses) {
-    GpucclCross c = gpuccl_draw_cross(b.cx, b.cy, lw);
+    GpucclCross c = gpuccl_draw_cross(gpuccl_blob_cx(&b), gpuccl_blob_cy(&b), lw);
     fill_rect(f, c.px - c.arm, c.py + c.lo, c.px + c.arm, c.py + c.hi, p,
               lane);
     fill_rect(f, c.px + c.lo, c.py - c.arm, c.px + c.hi, c.py + c.arm, p,

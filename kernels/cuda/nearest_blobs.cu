@@ -11,6 +11,7 @@
  * The distances must be bit-identical to the host tracker's (kernels/
  * track.c), which orders pairs by them: centroids rounded to float, then
  * (bx - x)^2 + (by - y)^2 with every step rounded and nothing fused. */
+#include "../backend.h" /* GPUCCL_NEAREST_MAX_PAIRS */
 #include "ha4_kernels.h"
 
 #define NEAREST_WARPS 8    /* queries per block */
@@ -40,8 +41,8 @@ __global__ void __launch_bounds__(NEAREST_WARPS * 32)
     const uint32_t len = min(n - base, (uint32_t)NEAREST_TILE);
     __syncthreads(); /* the previous tile is read */
     for (uint32_t i = threadIdx.x; i < len; i += blockDim.x)
-      tile[i] = make_float2(__double2float_rn(blobs[base + i].cx),
-                            __double2float_rn(blobs[base + i].cy));
+      tile[i] = make_float2(__double2float_rn(gpuccl_blob_cx(&blobs[base + i])),
+                            __double2float_rn(gpuccl_blob_cy(&blobs[base + i])));
     __syncthreads();
     for (uint32_t i = lane; i < len; i += 32) {
       const float ex = __fsub_rn(tile[i].x, x), ey = __fsub_rn(tile[i].y, y);

@@ -72,6 +72,7 @@ typedef struct {
   uint32_t n;         /* components */
   uint32_t *labels;   /* width * height, 1..n in raster order, 0 background */
   GpucclBlob *blobs;  /* n entries, every field as gpuccl defines it */
+  uint32_t *values;   /* n entries: each blob's value (GpucclResult.values) */
 } SegExpect;
 
 /* false (with a message) when OpenCV failed or disagreed with itself. */

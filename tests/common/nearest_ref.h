@@ -22,7 +22,8 @@ static inline void nearest_ref(const float *x, const float *y, size_t n,
     uint32_t blob = GPUCCL_NO_BLOB;
     int count = 0;
     for (size_t k = 0; k < nb; k++) {
-      float ex = (float)b[k].cx - x[i], ey = (float)b[k].cy - y[i];
+      float ex = (float)gpuccl_blob_cx(&b[k]) - x[i];
+      float ey = (float)gpuccl_blob_cy(&b[k]) - y[i];
       float d2 = ex * ex + ey * ey;
       if (d2 < best) {
         best = d2;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h" /* GPUCCL_NEAREST_MAX_PAIRS (private) */
 #include "gpu_check.h"
 #include "gpuccl_track.h"
 #include "moving_squares.h"
@@ -32,25 +33,26 @@ static double rnd(void)
   return rng / 4294967296.0;
 }
 
-/* Compare the backend's answer for n queries with the reference. */
-static void check_answer(const GpucclResult *r, const float *qx,
-                         const float *qy, size_t n, const char *what, int frame)
+/* Compare the backend's answers to a request with the reference. */
+static void check_answer(const GpucclResult *r, const GpucclNearestRequest *q,
+                         const char *what, int frame)
 {
   static GpucclNearest want[1 << 16];
-  GPU_EXPECT(r->nearest != NULL, "%s frame %d: no answer for %zu queries over %zu blobs",
+  const size_t n = q->n;
+  GPU_EXPECT(q->answers != NULL, "%s frame %d: no answer for %zu queries over %zu blobs",
          what, frame, n, r->n_blobs);
-  if (!r->nearest || n > sizeof want / sizeof *want)
+  if (!q->answers || n > sizeof want / sizeof *want)
     return;
-  nearest_ref(qx, qy, n, r->blobs, r->n_blobs, want);
+  nearest_ref(q->x, q->y, n, r->blobs, r->n_blobs, want);
   int wrong = 0;
   for (size_t i = 0; i < n; i++) {
-    const GpucclNearest *g = &r->nearest[i], *w = &want[i];
+    const GpucclNearest *g = &q->answers[i], *w = &want[i];
     /* Bitwise for d2 (the tracker orders pairs by it); NaN never occurs:
      * no lane keeps one. */
     bool same = g->blob == w->blob && memcmp(&g->d2, &w->d2, sizeof g->d2) == 0;
     if (!same && wrong++ < 3)
       GPU_EXPECT(same, "%s frame %d: query %zu (%g, %g): blob %u d2 %.9g, reference blob %u d2 %.9g",
-             what, frame, i, qx[i], qy[i], g->blob, g->d2, w->blob, w->d2);
+             what, frame, i, q->x[i], q->y[i], g->blob, g->d2, w->blob, w->d2);
     checks++;
   }
 }
@@ -77,23 +79,25 @@ static void run_sequence(GpucclContext *gpu, int w, int h, int n_squares,
   for (int f = 0; f < frames; f++) {
     moving_squares_step(img, w, h, side, m, n_squares);
     GpucclParams p;
+    GpucclNearestRequest q;
     gpuccl_params_init(&p);
-    p.n_queries = gpuccl_tracker_predict(given, &p.query_x, &p.query_y);
+    gpuccl_tracker_predict(given, &q);
+    p.nearest = &q;
     GpucclResult r;
     GpucclError e = {0};
     if (gpuccl_process(gpu, &image, &p, &r, &e) != GPUCCL_OK) {
       GPU_EXPECT(false, "%s frame %d: %s", what, f, e.message);
       break;
     }
-    if (p.n_queries) {
-      check_answer(&r, p.query_x, p.query_y, p.n_queries, what, f);
-      for (size_t i = 0; r.nearest && i < p.n_queries; i++)
-        settled += r.nearest[i].blob != GPUCCL_NO_BLOB;
-      asked += p.n_queries;
+    if (q.n) {
+      check_answer(&r, &q, what, f);
+      for (size_t i = 0; q.answers && i < q.n; i++)
+        settled += q.answers[i].blob != GPUCCL_NO_BLOB;
+      asked += q.n;
     }
     GPU_EXPECT(gpuccl_tracker_update(own, r.blobs, r.n_blobs, ids_own) &&
-               gpuccl_tracker_update_nearest(given, r.blobs, r.n_blobs, r.nearest,
-                                             p.n_queries, ids_given),
+               gpuccl_tracker_update_nearest(given, r.blobs, r.n_blobs, &q,
+                                             ids_given),
            "%s frame %d: tracker update failed", what, f);
     int wrong = 0;
     for (size_t i = 0; i < r.n_blobs; i++) {
@@ -142,18 +146,17 @@ static void run_queries(GpucclContext *gpu)
   const size_t counts[] = {1, 7, 9, 33, n};
   for (int c = 0; c < 5; c++) {
     GpucclParams p;
+    GpucclNearestRequest q = {qx, qy, counts[c], NULL};
     gpuccl_params_init(&p);
-    p.query_x = qx;
-    p.query_y = qy;
-    p.n_queries = counts[c];
+    p.nearest = &q;
     GpucclResult r;
     GpucclError e = {0};
     GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "queries: %s", e.message);
     GPU_EXPECT(r.n_blobs == 1500, "queries: %zu blobs", r.n_blobs);
-    check_answer(&r, qx, qy, counts[c], "queries", c);
+    check_answer(&r, &q, "queries", c);
     size_t ties = 0;
-    for (size_t i = 0; r.nearest && i < counts[c]; i++)
-      ties += r.nearest[i].blob == GPUCCL_NO_BLOB;
+    for (size_t i = 0; q.answers && i < counts[c]; i++)
+      ties += q.answers[i].blob == GPUCCL_NO_BLOB;
     if (c == 4)
       GPU_EXPECT(ties > 36, "queries: %zu unsettled, the ties were not met", ties);
   }
@@ -162,18 +165,17 @@ static void run_queries(GpucclContext *gpu)
    * a cap above the count selects nothing and answers. */
   for (int k = 0; k < 2; k++) {
     GpucclParams p;
+    GpucclNearestRequest q = {qx, qy, 10, NULL};
     gpuccl_params_init(&p);
-    p.query_x = qx;
-    p.query_y = qy;
-    p.n_queries = 10;
+    p.nearest = &q;
     p.max_blobs = k ? 2000 : 100;
     GpucclResult r;
     GpucclError e = {0};
     GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "max_blobs: %s", e.message);
-    GPU_EXPECT(k ? r.nearest != NULL : r.nearest == NULL, "max_blobs %u: nearest %p",
-           p.max_blobs, (const void *)r.nearest);
+    GPU_EXPECT(k ? q.answers != NULL : q.answers == NULL, "max_blobs %u: answers %p",
+           p.max_blobs, (const void *)q.answers);
     if (k)
-      check_answer(&r, qx, qy, 10, "max_blobs above the count", 0);
+      check_answer(&r, &q, "max_blobs above the count", 0);
   }
 }
 
@@ -198,19 +200,18 @@ static void run_too_many(GpucclContext *gpu, bool quick)
   const size_t counts[] = {1024, 256, 255};
   for (int c = 0; c < (quick ? 1 : 3); c++) {
     GpucclParams p;
+    GpucclNearestRequest req = {q, q + 1024, counts[c], NULL};
     gpuccl_params_init(&p);
-    p.query_x = q;
-    p.query_y = q + 1024;
-    p.n_queries = counts[c];
+    p.nearest = &req;
     GpucclResult r;
     GpucclError e = {0};
     GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "too many: %s", e.message);
     bool over = (unsigned long long)counts[c] * r.n_blobs > GPUCCL_NEAREST_MAX_PAIRS;
-    GPU_EXPECT(over ? r.nearest == NULL : r.nearest != NULL,
-           "%zu queries x %zu blobs: nearest %p", counts[c], r.n_blobs,
-           (const void *)r.nearest);
+    GPU_EXPECT(over ? req.answers == NULL : req.answers != NULL,
+           "%zu queries x %zu blobs: answers %p", counts[c], r.n_blobs,
+           (const void *)req.answers);
     if (!over)
-      check_answer(&r, p.query_x, p.query_y, counts[c], "just below the bound", c);
+      check_answer(&r, &req, "just below the bound", c);
   }
   free(img);
   free(q);

@@ -44,17 +44,18 @@ bool check_blobs(const char *what, const GpucclResult *result,
       return false;
     }
     const OracleStats *e = &expected[b->id - 1];
+    const double cx = gpuccl_blob_cx(b), cy = gpuccl_blob_cy(b);
     bool same = b->area == e->area && b->x0 == e->x0 && b->y0 == e->y0 &&
-                b->x1 == e->x1 && b->y1 == e->y1 && b->cx == e->cx &&
-                b->cy == e->cy &&
+                b->x1 == e->x1 && b->y1 == e->y1 && cx == e->cx &&
+                cy == e->cy &&
                 (!with_sums || (b->sum_x == e->sum_x && b->sum_y == e->sum_y));
     if (!same) {
-      printf("%s: blob %u area %" PRIu64 " box %u,%u-%u,%u sums %" PRIu64
+      printf("%s: blob %u area %u box %u,%u-%u,%u sums %" PRIu64
              ",%" PRIu64 " centroid %.17g,%.17g\n"
              "   oracle: area %" PRIu64 " box %u,%u-%u,%u sums %" PRIu64
              ",%" PRIu64 " centroid %.17g,%.17g\n",
              what, b->id, b->area, b->x0, b->y0, b->x1, b->y1, b->sum_x,
-             b->sum_y, b->cx, b->cy, e->area, e->x0, e->y0, e->x1, e->y1,
+             b->sum_y, cx, cy, e->area, e->x0, e->y0, e->x1, e->y1,
              e->sum_x, e->sum_y, e->cx, e->cy);
       return false;
     }

@@ -28,20 +28,46 @@ static int failures;
     }                                                                        \
   } while (0)
 
+/* The sums that put a blob's centroid at (x, y) (x, y >= 0), to within
+ * half a pixel over its area. */
+static void set_centroid(GpucclBlob *b, double x, double y)
+{
+  b->sum_x = (uint64_t)llround(x * (double)b->area);
+  b->sum_y = (uint64_t)llround(y * (double)b->area);
+}
+
+/* The area of a blob's box, as if it filled it. */
+static void fill_box(GpucclBlob *b)
+{
+  b->area = (uint32_t)((b->x1 - b->x0 + 1) * (b->y1 - b->y0 + 1));
+}
+
 /* A blob of half-size r around (x, y), as the labeling would report it. */
 static GpucclBlob blob_at(double x, double y, int r)
 {
   GpucclBlob b = {0};
-  b.x0 = (uint32_t)fmax(0, floor(x) - r);
-  b.y0 = (uint32_t)fmax(0, floor(y) - r);
-  b.x1 = (uint32_t)(floor(x) + r);
-  b.y1 = (uint32_t)(floor(y) + r);
-  b.area = (uint64_t)(b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1);
-  b.cx = x;
-  b.cy = y;
-  b.sum_x = (uint64_t)llround(x * (double)b.area);
-  b.sum_y = (uint64_t)llround(y * (double)b.area);
+  b.x0 = (uint16_t)fmax(0, floor(x) - r);
+  b.y0 = (uint16_t)fmax(0, floor(y) - r);
+  b.x1 = (uint16_t)(floor(x) + r);
+  b.y1 = (uint16_t)(floor(y) + r);
+  fill_box(&b);
+  set_centroid(&b, x, y);
   return b;
+}
+
+/* Centroids no labeling gives but a caller's table may hold: NaN (0 / 0),
+ * infinite (an area of 0), and beyond any frame (sums at their maximum). */
+static void bad_centroid(GpucclBlob *b, int k)
+{
+  static const struct {
+    uint32_t area;
+    uint64_t sum_x, sum_y;
+  } bad[] = {{0, 0, 0},          {0, 5, 0},         {0, 0, 5},
+             {1, UINT64_MAX, 50}, {1, 50, UINT64_MAX}, {3, UINT64_MAX, UINT64_MAX}};
+  const int i = k % (int)(sizeof bad / sizeof *bad);
+  b->area = bad[i].area;
+  b->sum_x = bad[i].sum_x;
+  b->sum_y = bad[i].sum_y;
 }
 
 /* Small deterministic generator (xorshift), so sequences are reproducible. */
@@ -264,9 +290,10 @@ static void run_crossing(double speed, double offset, bool merge, int r)
     bool merged = merge && fabs(xa - xb) <= 2 * r && fabs(ya - yb) <= 2 * r;
     if (merged) {
       b[0] = blob_at((xa + xb) / 2, (ya + yb) / 2, r);
-      b[0].x0 = (uint32_t)fmin(xa, xb) - r;
-      b[0].x1 = (uint32_t)fmax(xa, xb) + r;
-      b[0].area = (uint64_t)(b[0].x1 - b[0].x0 + 1) * (b[0].y1 - b[0].y0 + 1);
+      b[0].x0 = (uint16_t)(fmin(xa, xb) - r);
+      b[0].x1 = (uint16_t)(fmax(xa, xb) + r);
+      fill_box(&b[0]);
+      set_centroid(&b[0], (xa + xb) / 2, (ya + yb) / 2);
       n = 1;
     } else {
       b[0] = blob_at(xa, ya, r);
@@ -495,11 +522,12 @@ static double ref_iou(double ax, double ay, double aw, double ah,
 static GpucclBlob box_at(int x, int y, int rx, int ry)
 {
   GpucclBlob b = blob_at(x, y, 0);
-  b.x0 = (uint32_t)(x - rx);
-  b.x1 = (uint32_t)(x + rx);
-  b.y0 = (uint32_t)(y - ry);
-  b.y1 = (uint32_t)(y + ry);
-  b.area = (uint64_t)(b.x1 - b.x0 + 1) * (b.y1 - b.y0 + 1);
+  b.x0 = (uint16_t)(x - rx);
+  b.x1 = (uint16_t)(x + rx);
+  b.y0 = (uint16_t)(y - ry);
+  b.y1 = (uint16_t)(y + ry);
+  fill_box(&b);
+  set_centroid(&b, x, y);
   return b;
 }
 
@@ -594,10 +622,11 @@ static void run_greedy_reference(int n, int span, double gate, int box)
   size_t np = 0;
   for (int ti = 0; ti < n; ti++) {
     int nm = 0;
-    double tx = b0[ti].cx, ty = b0[ti].cy;
+    double tx = gpuccl_blob_cx(&b0[ti]), ty = gpuccl_blob_cy(&b0[ti]);
     double tw = (double)b0[ti].x1 - b0[ti].x0 + 1, th = (double)b0[ti].y1 - b0[ti].y0 + 1;
     for (int bi = 0; bi < n; bi++) {
-      double dx = b1[bi].cx - tx, dy = b1[bi].cy - ty, d2 = dx * dx + dy * dy;
+      double dx = gpuccl_blob_cx(&b1[bi]) - tx, dy = gpuccl_blob_cy(&b1[bi]) - ty;
+      double d2 = dx * dx + dy * dy;
       if (d2 <= gate * gate)
         mine[nm++] = (RefPair){d2, ref_iou(tx, ty, tw, th, &b1[bi]), ti, bi};
     }
@@ -732,11 +761,10 @@ static void test_many(void)
 
 
 /* Bad values never crash and never disturb the good blobs: centroids that
- * are NaN, infinite or beyond float range, with a finite and an infinite
+ * are NaN, infinite or far beyond any frame, with a finite and an infinite
  * gate. The finite objects keep their ids. */
 static void test_bad_values(void)
 {
-  const double bad[] = {NAN, INFINITY, -INFINITY, 1e300, -1e300, 1e30};
   for (int g = 0; g < 2; g++) {
     GpucclTracker *t = new_tracker(g ? INFINITY : 20, 2);
     uint32_t first[3] = {0};
@@ -748,7 +776,7 @@ static void test_bad_values(void)
         b[n++] = blob_at(100 + 200 * k + f, 100, 2);
       for (int k = 0; k < 6; k++) {
         GpucclBlob x = blob_at(50, 50, 1);
-        if (k % 2) x.cx = bad[(k + f) % 6]; else x.cy = bad[(k + f) % 6];
+        bad_centroid(&x, k + f);
         b[n++] = x;
       }
       CHECK(gpuccl_tracker_update(t, b, n, tid), "bad values: update failed");
@@ -787,14 +815,15 @@ static void twins_init(Twins *tw, double gate, int max_lost)
 
 static void twins_frame(Twins *tw, const GpucclBlob *blobs, size_t n, const char *what)
 {
-  const float *x, *y;
-  size_t nt = gpuccl_tracker_predict(tw->given, &x, &y);
-  nearest_ref(x, y, nt, blobs, n, tw->near);
+  GpucclNearestRequest q;
+  size_t nt = gpuccl_tracker_predict(tw->given, &q);
+  nearest_ref(q.x, q.y, nt, blobs, n, tw->near);
+  q.answers = tw->near;
   for (size_t i = 0; i < nt; i++) {
     if (tw->near[i].blob == GPUCCL_NO_BLOB) tw->unsettled++; else tw->settled++;
   }
   CHECK(gpuccl_tracker_update(tw->own, blobs, n, tw->a), "%s: update failed", what);
-  CHECK(gpuccl_tracker_update_nearest(tw->given, blobs, n, tw->near, nt, tw->b),
+  CHECK(gpuccl_tracker_update_nearest(tw->given, blobs, n, &q, tw->b),
         "%s: update_nearest failed", what);
   int wrong = 0;
   for (size_t i = 0; i < n; i++)
@@ -826,14 +855,15 @@ static size_t room_frame(int f, GpucclBlob *b, double (*pos)[4], int n_obj)
     double x = f % 3 == 0 ? floor(p[0]) : p[0], y = f % 3 == 0 ? floor(p[1]) : p[1];
     GpucclBlob nb = blob_at(x, y, 2);
     size_t k = 0;
-    while (k < n && !(fabs(b[k].cx - x) < 4 && fabs(b[k].cy - y) < 4))
+    while (k < n && !(fabs(gpuccl_blob_cx(&b[k]) - x) < 4 &&
+                      fabs(gpuccl_blob_cy(&b[k]) - y) < 4))
       k++;
     if (k == n) {
       b[n++] = nb;
       continue;
     }
     GpucclBlob *m = &b[k]; /* merge */
-    m->cx = (m->cx + x) / 2; m->cy = (m->cy + y) / 2;
+    set_centroid(m, (gpuccl_blob_cx(m) + x) / 2, (gpuccl_blob_cy(m) + y) / 2);
     m->x0 = m->x0 < nb.x0 ? m->x0 : nb.x0; m->y0 = m->y0 < nb.y0 ? m->y0 : nb.y0;
     m->x1 = m->x1 > nb.x1 ? m->x1 : nb.x1; m->y1 = m->y1 > nb.y1 ? m->y1 : nb.y1;
   }
@@ -885,7 +915,6 @@ static void test_nearest_given(void)
   twins_free(&tw);
 
   /* Bad centroids beside good ones. */
-  const double bad[] = {NAN, INFINITY, -INFINITY, 1e300, 1e30};
   twins_init(&tw, 20, 2);
   for (int f = 0; f < 8; f++) {
     size_t n = 0;
@@ -893,7 +922,7 @@ static void test_nearest_given(void)
       b[n++] = blob_at(100 + 200 * k + f, 100, 2);
     for (int k = 0; k < 5; k++) {
       GpucclBlob x = blob_at(50, 50, 1);
-      if (k % 2) x.cx = bad[(k + f) % 5]; else x.cy = bad[(k + f) % 5];
+      bad_centroid(&x, k + f);
       b[n++] = x;
     }
     twins_frame(&tw, b, n, "bad values");
@@ -902,41 +931,69 @@ static void test_nearest_given(void)
   CHECK(tw.settled > 0, "no track was settled by the nearest given");
 }
 
-/* The nearest given is only used for the prediction it answers: after a
- * reset, with a count that does not match, or without a prediction since
- * the last update, the tracker searches itself (same ids as a twin that
- * never got any). */
+/* The nearest given is only used for the prediction it answers, over the
+ * blobs it was found in: after a reset, with a count that does not match,
+ * for points that are not the tracker's, without a prediction since the
+ * last update, or with answers from another table (a blob index past this
+ * one's end, a distance that is not the blob's), the tracker searches
+ * itself (same ids as a twin that never got any). */
 static void test_nearest_stale(void)
 {
   static Twins tw;
   GpucclBlob b[50];
+  float copy[2][50];
   twins_init(&tw, 20, 3);
-  for (int f = 0; f < 12; f++) {
+  for (int f = 0; f < 14; f++) {
     for (int i = 0; i < 50; i++)
       b[i] = blob_at(30 + 40 * (i % 10) + 2 * f, 30 + 40 * (i / 10), 2);
-    const float *x, *y;
-    size_t nt = gpuccl_tracker_predict(tw.given, &x, &y);
-    CHECK(f == 0 ? nt == 0 && !x && !y : nt == 50 && x && y,
+    GpucclNearestRequest q;
+    size_t nt = gpuccl_tracker_predict(tw.given, &q);
+    CHECK(f == 0 ? nt == 0 && q.n == 0 && !q.x && !q.y && !q.answers
+                 : nt == 50 && q.n == 50 && q.x && q.y && !q.answers,
           "stale frame %d: predict gave %zu tracks", f, nt);
-    nearest_ref(x, y, nt, b, 50, tw.near);
-    /* A wrong answer that must be ignored: every track pointed at blob 0. */
-    for (size_t i = 0; i < nt; i++)
-      tw.near[i] = (GpucclNearest){0.0f, 0};
-    size_t given = nt;
-    if (f == 4) {
+    nearest_ref(q.x, q.y, nt, b, 50, tw.near);
+    q.answers = tw.near;
+    switch (f) {
+    case 4:
       gpuccl_tracker_reset(tw.given);
       gpuccl_tracker_reset(tw.own);
-    } else if (f == 7) {
-      given = nt - 1; /* does not answer the prediction */
-    } else if (f == 9) {
+      break;
+    case 5: /* indices from a larger table: out of this one */
+      for (size_t i = 0; i < nt; i++)
+        tw.near[i].blob = i % 2 ? 50 + (uint32_t)i : GPUCCL_NO_BLOB - 1;
+      break;
+    case 6: /* every track pointed at blob 0 at distance 0 */
+      for (size_t i = 0; i < nt; i++)
+        tw.near[i] = (GpucclNearest){0.0f, 0};
+      break;
+    case 7:
+      q.n = nt - 1; /* does not answer the prediction */
+      break;
+    case 8: /* the same points, but not the tracker's own */
+      memcpy(copy[0], q.x, nt * sizeof(float));
+      memcpy(copy[1], q.y, nt * sizeof(float));
+      q.x = copy[0];
+      q.y = copy[1];
+      break;
+    case 9: {
       uint32_t skip[50];
       gpuccl_tracker_update(tw.given, b, 50, skip); /* no prediction since */
       gpuccl_tracker_update(tw.own, b, 50, skip);
-    } else if (f > 0) {
-      nearest_ref(x, y, nt, b, 50, tw.near); /* a right one */
+      break;
+    }
+    case 10: /* the right answers over a table that lost its last blob */
+      CHECK(gpuccl_tracker_update(tw.own, b, 49, tw.a), "stale: update failed");
+      CHECK(gpuccl_tracker_update_nearest(tw.given, b, 49, &q, tw.b),
+            "stale: update_nearest failed");
+      for (int i = 0; i < 49; i++)
+        CHECK(tw.a[i] == tw.b[i], "stale frame %d: blob %d got %u, own search %u", f,
+              i, tw.b[i], tw.a[i]);
+      continue;
+    default: /* right answers */
+      break;
     }
     CHECK(gpuccl_tracker_update(tw.own, b, 50, tw.a), "stale: update failed");
-    CHECK(gpuccl_tracker_update_nearest(tw.given, b, 50, tw.near, given, tw.b),
+    CHECK(gpuccl_tracker_update_nearest(tw.given, b, 50, &q, tw.b),
           "stale: update_nearest failed");
     for (int i = 0; i < 50; i++)
       CHECK(tw.a[i] == tw.b[i], "stale frame %d: blob %d got %u, own search %u", f, i, tw.b[i], tw.a[i]);
@@ -944,9 +1001,29 @@ static void test_nearest_stale(void)
   twins_free(&tw);
 }
 
+/* Unusable arguments: false, nothing written, no crash (track_ids NULL was
+ * a NULL write before its check). */
+static void test_bad_args(void)
+{
+  GpucclTracker *t = new_tracker(20, 3);
+  GpucclBlob b[2] = {blob_at(10, 10, 1), blob_at(40, 10, 1)};
+  uint32_t ids[2] = {7, 7};
+  CHECK(!gpuccl_tracker_update(t, b, 2, NULL), "NULL track_ids accepted");
+  CHECK(!gpuccl_tracker_update(t, NULL, 2, ids) && ids[0] == 7 && ids[1] == 7,
+        "NULL blobs accepted or ids written");
+  CHECK(!gpuccl_tracker_update(NULL, b, 2, ids) && ids[0] == 7,
+        "NULL tracker accepted or ids written");
+  CHECK(gpuccl_tracker_update(t, NULL, 0, NULL), "an empty frame refused");
+  CHECK(gpuccl_tracker_update(t, b, 2, ids) && ids[0] == 1 && ids[1] == 2,
+        "after the refusals: ids %u %u", ids[0], ids[1]);
+  CHECK(gpuccl_tracker_predict(NULL, NULL) == 0, "predict without a tracker");
+  gpuccl_tracker_free(t);
+}
+
 /* The library's side on the CPU backend: query points without
  * coordinates are refused with a message; valid ones get no answer (the
- * CPU backend does not search; the tracker then searches itself). */
+ * CPU backend does not search; the tracker then searches itself), and an
+ * answer left in the request by the caller is cleared. */
 static void test_nearest_api(void)
 {
   GpucclError e = {0};
@@ -958,18 +1035,21 @@ static void test_nearest_api(void)
   img[3 * 16 + 4] = img[5 * 16 + 10] = 255;
   GpucclImage image = {img, 16, 8, 16, GPUCCL_PIXEL_U8, 0, 0, 0};
   float qx[2] = {4, 9}, qy[2] = {3, 5};
+  GpucclNearest junk[2] = {{0, 0}, {0, 1}};
+  GpucclNearestRequest q = {.n = 2, .answers = junk};
   GpucclParams p;
   gpuccl_params_init(&p);
-  p.n_queries = 2;
+  p.nearest = &q;
   GpucclResult r;
   CHECK(gpuccl_process(ctx, &image, &p, &r, &e) == GPUCCL_ERROR_INVALID_ARGUMENT &&
-            strstr(e.message, "query"),
+            strstr(e.message, "query") && q.answers == NULL,
         "queries without coordinates: %s", e.message);
-  p.query_x = qx;
-  p.query_y = qy;
+  q.x = qx;
+  q.y = qy;
+  q.answers = junk;
   CHECK(gpuccl_process(ctx, &image, &p, &r, &e) == GPUCCL_OK, "queries: %s", e.message);
-  CHECK(r.n_blobs == 2 && r.nearest == NULL, "CPU backend: %zu blobs, nearest %p",
-        r.n_blobs, (const void *)r.nearest);
+  CHECK(r.n_blobs == 2 && q.answers == NULL, "CPU backend: %zu blobs, answers %p",
+        r.n_blobs, (const void *)q.answers);
   gpuccl_context_free(ctx);
 }
 
@@ -995,6 +1075,7 @@ static const struct {
   {"nearest-given", test_nearest_given},
   {"nearest-stale", test_nearest_stale},
   {"nearest-api", test_nearest_api},
+  {"bad-args", test_bad_args},
 };
 
 int main(int argc, char **argv)
