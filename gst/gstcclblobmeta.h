@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstCclBlobMeta — the whole blob table of one frame, attached by the
- * gpucclblob element. Applications read it with
- * gst_buffer_get_ccl_blob_meta(); each blob is also attached as a
- * GstVideoRegionOfInterestMeta (roi type "blob"), which needs no header. */
+ * gpucclblob element. C applications read it with
+ * gst_buffer_get_ccl_blob_meta(); Python through GObject introspection
+ * (namespace GpucclBlob, docs/metadata.md). The element also attaches a
+ * GstVideoRegionOfInterestMeta (roi type "blob") per blob, up to its
+ * max-roi-metas property, which needs no header. */
 #ifndef __GST_CCL_BLOB_META_H__
 #define __GST_CCL_BLOB_META_H__
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 
 G_BEGIN_DECLS
 
@@ -18,35 +21,68 @@ G_BEGIN_DECLS
  * application built against another layout finds no meta instead of
  * misreading it. Bumped with every layout change (docs/abi.md; tests/abi
  * fails when a layout changed and this did not). */
-#define GST_CCL_BLOB_META_ABI_VERSION 1
+#define GST_CCL_BLOB_META_ABI_VERSION 2
 
+/**
+ * GstCclBlob:
+ * @id: component label in this frame, 1..n_components
+ * @track_id: stable id across frames with track=true, else 0
+ * @x0: left column of the inclusive bounding box, in pixels
+ * @y0: top row of the bounding box
+ * @x1: right column of the bounding box (inclusive)
+ * @y1: bottom row of the bounding box (inclusive)
+ * @area: number of pixels
+ * @sum_x: sum of the pixels' x coordinates
+ * @sum_y: sum of the pixels' y coordinates
+ * @cx: centroid x, sum_x / area
+ * @cy: centroid y, sum_y / area
+ * @value: the value of the blob's pixels with mode=segments (RGB formats:
+ *   0xRRGGBB), 1 with mode=binary
+ *
+ * One blob (connected component) of a frame.
+ */
 typedef struct {
-  guint32 id;       /* component label in this frame, 1..n_components */
-  guint32 track_id; /* stable id across frames with track=true, else 0 */
-  guint32 x0, y0, x1, y1; /* inclusive bounding box, in pixels */
+  guint32 id;
+  guint32 track_id;
+  guint32 x0, y0, x1, y1;
   guint64 area;
   guint64 sum_x, sum_y;
-  gdouble cx, cy;   /* centroid */
-  /* The value of the blob's pixels with mode=segments (RGB formats:
-   * 0xRRGGBB), 1 with mode=binary. Last, so the fields above keep their
-   * offsets. */
+  gdouble cx, cy;
+  /* Last, so the fields above keep their offsets. */
   guint32 value;
 } GstCclBlob;
 
+/**
+ * GstCclBlobMeta:
+ * @meta: parent #GstMeta
+ * @width: frame width the coordinates refer to
+ * @height: frame height the coordinates refer to
+ * @threshold: threshold applied to this frame
+ * @n_components: components before the area and count filters
+ * @n_blobs: number of entries of @blobs
+ * @blobs: (array length=n_blobs): the blob table, in increasing id
+ * @processing_ns: labeling and analysis time for this frame
+ * @tracking_ns: the tracker's host time for this frame (track=true; else
+ *   0). With backend=cuda its search for each track's nearest blob runs on
+ *   the GPU during the labeling and counts in @processing_ns.
+ * @n_roi_metas: how many of the blobs the element also attached as
+ *   #GstVideoRegionOfInterestMeta (its max-roi-metas property: the
+ *   largest blobs); @n_blobs when none was left out
+ *
+ * The whole blob table of one frame.
+ */
 typedef struct {
   GstMeta meta;
 
-  guint width, height;  /* frame size the coordinates refer to */
-  guint threshold;      /* threshold applied to this frame */
-  guint n_components;   /* before the area and count filters */
+  guint width, height;
+  guint threshold;
+  guint n_components;
   guint n_blobs;
-  GstCclBlob *blobs;    /* n_blobs entries, owned by the meta */
-  guint64 processing_ns; /* labeling and analysis time for this frame */
-  /* The tracker's time on the host for this frame (track=true; else 0).
-   * With backend=cuda its search for each track's nearest blob runs on
-   * the GPU during the labeling and counts in processing_ns. Last, so the
-   * fields above keep their offsets. */
+  GstCclBlob *blobs;
+  guint64 processing_ns;
+  /* Appended fields: the ones above keep their offsets. */
   guint64 tracking_ns;
+  guint n_roi_metas;
 } GstCclBlobMeta;
 
 GST_CCL_BLOB_META_EXPORT
@@ -57,13 +93,24 @@ GST_CCL_BLOB_META_EXPORT
 const GstMetaInfo *gst_ccl_blob_meta_get_info (void);
 #define GST_CCL_BLOB_META_INFO (gst_ccl_blob_meta_get_info ())
 
-#define gst_buffer_get_ccl_blob_meta(b) \
-  ((GstCclBlobMeta *) gst_buffer_get_meta ((b), GST_CCL_BLOB_META_API_TYPE))
+GST_CCL_BLOB_META_EXPORT
+GstCclBlobMeta *gst_buffer_get_ccl_blob_meta (GstBuffer * buffer);
 
-/* Copies n_blobs entries of blobs. */
 GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_add_ccl_blob_meta (GstBuffer * buffer,
     guint width, guint height, const GstCclBlob * blobs, guint n_blobs);
+
+GST_CCL_BLOB_META_EXPORT
+const GstCclBlob *gst_ccl_blob_meta_get_blob (const GstCclBlobMeta * meta,
+    guint index);
+
+GST_CCL_BLOB_META_EXPORT
+const guint8 *gst_ccl_blob_meta_get_table_bytes (const GstCclBlobMeta * meta,
+    gsize * n_bytes);
+
+GST_CCL_BLOB_META_EXPORT
+GstVideoRegionOfInterestMeta *gst_buffer_add_ccl_blob_roi_meta (
+    GstBuffer * buffer, const GstCclBlob * blob);
 
 G_END_DECLS
 

@@ -1,22 +1,21 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Read gpucclblob's blobs from Python through the standard ROI metadata.
+"""Read gpucclblob's blob table from Python, one JSON line per frame.
 
-gpucclblob attaches one GstVideo.VideoRegionOfInterestMeta (roi type
-"blob") per blob, with a parameter structure "gpucclblob" holding id,
-track-id, area, centroid-x and centroid-y. Any application can read them
-with PyGObject, no gpucclblob header or binding needed. This example runs
-a pipeline ending in an appsink named "sink" and prints one JSON line per
-frame:
+The element attaches the whole table of each frame as a GstCclBlobMeta;
+the GpucclBlob typelib gives it to PyGObject and meta.table() makes it a
+NumPy structured array (fields id, track_id, x0, y0, x1, y1, area, sum_x,
+sum_y, cx, cy, value) without a loop over the blobs. The table follows the
+frame through videoscale (scaled), videoconvert, tee and queue. This
+example runs a pipeline ending in an appsink named "sink" and prints:
 
   {"frame": 0, "pts": 0, "blobs": [{"id": 1, "track-id": 1, "area": 1129,
    "box": [141, 101, 39, 39], "centroid": [160.0, 120.0]}]}
 
-(box is x, y, width, height as in the ROI meta.)
+(box: x, y, width, height; "blobs": null for a frame without the meta.)
 
-Usage: /usr/bin/python3 pipelines/roi_reader.py [--frames N] [PIPELINE]
-(GST_PLUGIN_PATH must reach the plugin when it is not installed, e.g.
-GST_PLUGIN_PATH=build/gst.)
+Usage: pipelines/roi_reader.py [--frames N] [PIPELINE]
+From a build tree, without installing: meson devenv -C build python3 ...
 """
 import argparse
 import json
@@ -25,48 +24,27 @@ import sys
 import gi
 
 gi.require_version("Gst", "1.0")
-gi.require_version("GstVideo", "1.0")
-from gi.repository import GLib, Gst, GstVideo  # noqa: E402
+gi.require_version("GpucclBlob", "1.0")
+from gi.repository import GLib, Gst, GpucclBlob  # noqa: E402
 
 DEFAULT_PIPELINE = (
     "videotestsrc pattern=ball num-buffers=30 ! video/x-raw,width=320,height=240 "
     "! videoconvert ! gpucclblob track=true ! appsink name=sink"
 )
-BLOB_TYPE = GLib.quark_from_string("blob")
 
 
-def blob_rois(buf, width, height):
-    """The buffer's "blob" ROI metas. PyGObject cannot iterate a buffer's
-    metas, so look them up by id: gpucclblob sets each ROI's id to the
-    blob id (1..number of components), and the number of ROI metas says
-    when all have been found."""
-    wanted = buf.get_n_meta(GstVideo.VideoRegionOfInterestMeta.get_info().api)
-    rois = []
-    limit = width * height // 2 + 1  # most components a frame can have
-    blob_id = 1
-    while len(rois) < wanted and blob_id <= limit:
-        roi = GstVideo.buffer_get_video_region_of_interest_meta_id(buf, blob_id)
-        if roi is not None:
-            wanted -= roi.roi_type != BLOB_TYPE  # another element's ROI
-            if roi.roi_type == BLOB_TYPE:
-                rois.append(roi)
-        blob_id += 1
-    return rois
-
-
-def frame_json(index, buf, width, height):
-    blobs = []
-    for roi in blob_rois(buf, width, height):
-        param = roi.get_param("gpucclblob")
-        blobs.append({
-            "id": param.get_uint("id")[1],
-            "track-id": param.get_uint("track-id")[1],
-            "area": param.get_uint64("area")[1],
-            "box": [roi.x, roi.y, roi.w, roi.h],
-            "centroid": [param.get_double("centroid-x")[1],
-                         param.get_double("centroid-y")[1]],
-        })
+def frame_json(index, buf):
     pts = buf.pts if buf.pts != Gst.CLOCK_TIME_NONE else None
+    meta = GpucclBlob.buffer_get_ccl_blob_meta(buf)
+    if meta is None:
+        return {"frame": index, "pts": pts, "blobs": None}
+    t = meta.table()  # NumPy: select, sort, sum... whole columns at once
+    columns = zip(t["id"].tolist(), t["track_id"].tolist(), t["area"].tolist(),
+                  t["x0"].tolist(), t["y0"].tolist(),
+                  (t["x1"] - t["x0"] + 1).tolist(), (t["y1"] - t["y0"] + 1).tolist(),
+                  t["cx"].tolist(), t["cy"].tolist())
+    blobs = [{"id": i, "track-id": tid, "area": a, "box": [x, y, w, h],
+              "centroid": [cx, cy]} for i, tid, a, x, y, w, h, cx, cy in columns]
     return {"frame": index, "pts": pts, "blobs": blobs}
 
 
@@ -107,10 +85,7 @@ def main():
                 if sink.get_property("eos"):
                     break
                 continue
-            caps = sample.get_caps().get_structure(0)
-            width, height = caps.get_int("width")[1], caps.get_int("height")[1]
-            print(json.dumps(frame_json(index, sample.get_buffer(), width, height)),
-                  flush=True)
+            print(json.dumps(frame_json(index, sample.get_buffer())), flush=True)
             index += 1
     except KeyboardInterrupt:
         status = 130

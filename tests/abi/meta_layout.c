@@ -31,6 +31,7 @@ static void fill(Layout *l)
   LAYOUT_FIELD(l, GstCclBlobMeta, blobs);
   LAYOUT_FIELD(l, GstCclBlobMeta, processing_ns);
   LAYOUT_FIELD(l, GstCclBlobMeta, tracking_ns);
+  LAYOUT_FIELD(l, GstCclBlobMeta, n_roi_metas);
 }
 
 int main(int argc, char **argv)
