@@ -203,8 +203,6 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   filter_class->transform_frame_ip =
       GST_DEBUG_FUNCPTR (gst_gpuccl_blob_transform_frame_ip);
 
-  gst_gpuccl_blob_results_class_init ();
-
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_ALGORITHM, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_AUTO_THRESHOLD, 0);

@@ -105,7 +105,6 @@ GstFlowReturn gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * vframe);
 
 /* gstgpucclblobresults.c */
-void gst_gpuccl_blob_results_class_init (void);
 const GstCclBlob *gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self,
     const GpucclResult * r);
 void gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,

@@ -35,39 +35,23 @@ gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self, const GpucclResult * r)
   return out;
 }
 
-/* Field names of the ROI parameter structure, made quarks once. */
-static GQuark q_gpucclblob, q_id, q_track_id, q_area, q_centroid_x,
-    q_centroid_y, q_value;
-
+/* The ROI metas first: GstCclBlobMeta's transform, run after theirs, gives
+ * them back the parameters GStreamer's ROI transform drops. */
 void
 gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
     const GstCclBlob * blobs, const FrameTimes * times)
 {
-  GstCclBlobMeta *meta = gst_buffer_add_ccl_blob_meta (buffer, r->width,
-      r->height, blobs, r->n_blobs);
+  GstCclBlobMeta *meta;
 
+  for (gsize i = 0; i < r->n_blobs; i++)
+    gst_buffer_add_ccl_blob_roi_meta (buffer, &blobs[i]);
+
+  meta = gst_buffer_add_ccl_blob_meta (buffer, r->width, r->height, blobs,
+      r->n_blobs);
   meta->threshold = r->threshold;
   meta->n_components = r->n_components;
   meta->processing_ns = times->processing_ns;
   meta->tracking_ns = times->tracking_ns;
-
-  for (gsize i = 0; i < r->n_blobs; i++) {
-    const GstCclBlob *b = &blobs[i];
-    GstVideoRegionOfInterestMeta *roi =
-        gst_buffer_add_video_region_of_interest_meta (buffer, "blob",
-        b->x0, b->y0, b->x1 - b->x0 + 1, b->y1 - b->y0 + 1);
-
-    roi->id = (gint) b->id;
-    /* By quark: no string lookups, a third cheaper per blob. */
-    gst_video_region_of_interest_meta_add_param (roi,
-        gst_structure_new_id (q_gpucclblob,
-            q_id, G_TYPE_UINT, b->id,
-            q_track_id, G_TYPE_UINT, b->track_id,
-            q_area, G_TYPE_UINT64, b->area,
-            q_centroid_x, G_TYPE_DOUBLE, b->cx,
-            q_centroid_y, G_TYPE_DOUBLE, b->cy,
-            q_value, G_TYPE_UINT, b->value, NULL));
-  }
 }
 
 /* Like facedetect's: the frame's times, then the blobs. */
@@ -116,17 +100,4 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
 
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
-}
-
-/* Once, from class_init. */
-void
-gst_gpuccl_blob_results_class_init (void)
-{
-  q_gpucclblob = g_quark_from_static_string ("gpucclblob");
-  q_id = g_quark_from_static_string ("id");
-  q_track_id = g_quark_from_static_string ("track-id");
-  q_area = g_quark_from_static_string ("area");
-  q_centroid_x = g_quark_from_static_string ("centroid-x");
-  q_centroid_y = g_quark_from_static_string ("centroid-y");
-  q_value = g_quark_from_static_string ("value");
 }

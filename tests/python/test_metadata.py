@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The blob metadata as a Python application reads it, after the elements
+users put behind gpucclblob.
+
+Frames of known rectangles go through appsrc ! gpucclblob ! DOWNSTREAM !
+appsink; the test reads GstCclBlobMeta through the GpucclBlob typelib
+(meta.table(), meta.get_blob()) and the blobs' GstVideo ROI metas, and
+compares both with the rectangles (the generator's truth, scaled by the
+rule of docs/metadata.md where the frame is scaled).
+
+Usage: test_metadata.py CASE (see CASES at the end).
+"""
+import math
+import os
+import sys
+
+import gi
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstVideo", "1.0")
+gi.require_version("GpucclBlob", "1.0")
+from gi.repository import GLib, Gst, GstVideo, GpucclBlob  # noqa: E402
+
+import numpy  # noqa: E402
+
+BACKEND = os.environ.get("GPUCCL_TEST_BACKEND", "cpu")
+W, H = 96, 60
+# Inclusive (x0, y0, x1, y1), apart from each other (8-connectivity).
+RECTS = [(3, 2, 12, 9), (20, 4, 20, 4), (30, 10, 31, 10), (50, 20, 79, 21),
+         (5, 30, 6, 45), (60, 40, 94, 58), (40, 50, 40, 59)]
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what, file=sys.stderr)
+        sys.exit(1)
+
+
+def frame(rects):
+    img = numpy.zeros((H, W), dtype=numpy.uint8)
+    for x0, y0, x1, y1 in rects:
+        img[y0:y1 + 1, x0:x1 + 1] = 200
+    return img
+
+
+def run(img, downstream, props=""):
+    """One frame through the pipeline; the buffer the appsink got."""
+    desc = (f"appsrc name=src format=time caps=video/x-raw,format=GRAY8,width={W},"
+            f"height={H},framerate=0/1 ! gpucclblob backend={BACKEND} {props} ! "
+            f"{downstream} ! appsink name=sink")
+    pipeline = Gst.parse_launch(desc)
+    pipeline.set_state(Gst.State.PLAYING)
+    buf = Gst.Buffer.new_wrapped(img.tobytes())
+    buf.pts = 0
+    pipeline.get_by_name("src").emit("push-buffer", buf)
+    pipeline.get_by_name("src").emit("end-of-stream")
+    sample = pipeline.get_by_name("sink").emit("pull-sample")
+    msg = pipeline.get_bus().pop_filtered(Gst.MessageType.ERROR)
+    pipeline.set_state(Gst.State.NULL)
+    if msg is not None and "No usable CUDA device" in msg.parse_error()[0].message:
+        sys.exit(77)
+    check(sample is not None, f"no frame out of {desc}")
+    # VideoInfo: Gst.Caps.get_structure() is a context manager since 1.26
+    return sample.get_buffer(), GstVideo.VideoInfo.new_from_caps(sample.get_caps())
+
+
+def truth(rects, ow=W, oh=H):
+    """The rectangles as blob rows in id order (raster order of the first
+    pixel), scaled from W x H to ow x oh: a box keeps the output pixels its
+    continuous range touches, the centroid (pixel centres at +0.5) and the
+    area scale."""
+    rows = []
+    for x0, y0, x1, y1 in sorted(rects, key=lambda r: (r[1], r[0])):
+        def interval(a, b, n_in, n_out):
+            a2 = a * n_out // n_in
+            b2 = min(-(-(b + 1) * n_out // n_in), n_out)
+            return a2, max(b2, a2 + 1) - 1
+        sx0, sx1 = interval(x0, x1, W, ow)
+        sy0, sy1 = interval(y0, y1, H, oh)
+        area = (x1 - x0 + 1) * (y1 - y0 + 1) * (ow / W) * (oh / H)
+        rows.append({"x0": sx0, "y0": sy0, "x1": sx1, "y1": sy1,
+                     "area": max(1, round(area)),
+                     "cx": max(0.0, ((x0 + x1) / 2 + 0.5) * ow / W - 0.5),
+                     "cy": max(0.0, ((y0 + y1) / 2 + 0.5) * oh / H - 0.5)})
+    return rows
+
+
+def roi_metas(buf):
+    """The buffer's "blob" ROI metas by id, found through the table's ids,
+    and the number of ROI metas on the buffer."""
+    api = GstVideo.VideoRegionOfInterestMeta.get_info().api
+    meta = GpucclBlob.buffer_get_ccl_blob_meta(buf)
+    found = {}
+    for i in meta.table()["id"].tolist():
+        roi = GstVideo.buffer_get_video_region_of_interest_meta_id(buf, i)
+        if roi is not None:
+            found[i] = roi
+    return found, buf.get_n_meta(api)
+
+
+def check_frame(buf, info, rects, what, n_roi=None):
+    ow, oh = info.width, info.height
+    exp = truth(rects, ow, oh)
+    meta = GpucclBlob.buffer_get_ccl_blob_meta(buf)
+    check(meta is not None, f"{what}: no GstCclBlobMeta")
+    check((meta.width, meta.height) == (ow, oh),
+          f"{what}: meta {meta.width}x{meta.height}, frame {ow}x{oh}")
+    t = meta.table()
+    check(len(t) == meta.n_blobs == len(exp), f"{what}: {len(t)} rows, {len(exp)} rects")
+    check((t["id"] == numpy.arange(1, len(exp) + 1)).all(), f"{what}: ids {t['id']}")
+    for name in ("x0", "y0", "x1", "y1", "area"):
+        want = numpy.array([e[name] for e in exp])
+        check((t[name] == want).all(), f"{what}: {name} {t[name]} != {want}")
+    for name in ("cx", "cy"):
+        want = numpy.array([e[name] for e in exp])
+        check(numpy.allclose(t[name], want, atol=1e-9), f"{what}: {name} {t[name]} != {want}")
+        # the sums are scaled with the area: sum / area is the centroid
+        check(numpy.allclose(t["sum_" + name[1]] / t["area"], t[name],
+                             atol=0.5 / t["area"].astype(float) + 1e-9),
+              f"{what}: sum_{name[1]} / area != {name}")
+    check((t["value"] == 1).all() and (t["track_id"] == 0).all(),
+          f"{what}: value {t['value']} track {t['track_id']}")
+    # get_blob() reads the same memory, one blob at a time.
+    for i in range(len(t)):
+        b = meta.get_blob(i)
+        check((b.id, b.x0, b.y1, b.area, b.cx) ==
+              (t["id"][i], t["x0"][i], t["y1"][i], t["area"][i], t["cx"][i]),
+              f"{what}: get_blob({i})")
+    check(meta.get_blob(len(t)) is None, f"{what}: get_blob past the end")
+
+    # The ROI metas: one per blob (n_roi of them under a cap), box and
+    # parameters equal to the table's row.
+    rois, n_on_buffer = roi_metas(buf)
+    n_roi = len(t) if n_roi is None else n_roi
+    check(meta.n_roi_metas == n_roi == len(rois) == n_on_buffer,
+          f"{what}: n_roi_metas {meta.n_roi_metas}, {len(rois)} found, "
+          f"{n_on_buffer} on the buffer, {n_roi} expected")
+    # Under a cap the largest blobs have one (equal areas: the smaller id).
+    largest = sorted(range(len(exp)), key=lambda i: (-exp[i]["area"], i))[:n_roi]
+    check(sorted(rois) == sorted(i + 1 for i in largest),
+          f"{what}: ROI metas for blobs {sorted(rois)}, largest {largest}")
+    for row in t:
+        roi = rois.get(int(row["id"]))
+        if roi is None:
+            continue
+        check(GLib.quark_to_string(roi.roi_type) == "blob", f"{what}: roi type")
+        check((roi.x, roi.y, roi.w, roi.h) ==
+              (row["x0"], row["y0"], row["x1"] - row["x0"] + 1, row["y1"] - row["y0"] + 1),
+              f"{what}: ROI box {(roi.x, roi.y, roi.w, roi.h)} != row {row}")
+        p = roi.get_param("gpucclblob")
+        check(p is not None, f"{what}: ROI {row['id']} lost its parameters")
+        check(p.get_uint("id")[1] == row["id"] and p.get_uint64("area")[1] == row["area"]
+              and p.get_uint("track-id")[1] == row["track_id"]
+              and p.get_uint("value")[1] == row["value"]
+              and math.isclose(p.get_double("centroid-x")[1], row["cx"], abs_tol=1e-9)
+              and math.isclose(p.get_double("centroid-y")[1], row["cy"], abs_tol=1e-9),
+              f"{what}: ROI parameters {p.to_string()} != row {row}")
+    return t
+
+
+def test_plain():
+    buf, info = run(frame(RECTS), "identity")
+    check_frame(buf, info, RECTS, "plain")
+
+
+def test_convert_tee_queue():
+    down = ("videoconvert ! video/x-raw,format=RGBA ! tee name=t ! queue ! "
+            "fakesink sync=false t. ! queue ! videoconvert ! video/x-raw,format=I420")
+    buf, info = run(frame(RECTS), down)
+    check_frame(buf, info, RECTS, "videoconvert/tee/queue")
+
+
+def test_scale_up():
+    down = f"videoscale ! video/x-raw,width={2 * W},height={2 * H} ! queue"
+    buf, info = run(frame(RECTS), down)
+    check_frame(buf, info, RECTS, "videoscale x2")
+
+
+def test_scale_down():
+    """A third of the width: 1- and 2-pixel blobs would be 0 wide in
+    GStreamer's own ROI scaling; their boxes keep the pixels they touch."""
+    down = (f"videoconvert ! videoscale ! video/x-raw,format=I420,width={W // 3 + 1},"
+            f"height={H // 2} ! tee ! queue")
+    buf, info = run(frame(RECTS), down)
+    t = check_frame(buf, info, RECTS, "videoscale /3")
+    check((t["x1"] >= t["x0"]).all(), "box of width 0")
+
+
+CASES = {
+    "plain": test_plain,
+    "convert-tee-queue": test_convert_tee_queue,
+    "scale-up": test_scale_up,
+    "scale-down": test_scale_down,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        sys.exit(f"usage: {sys.argv[0]} {'|'.join(CASES)}")
+    Gst.init(None)
+    CASES[sys.argv[1]]()
