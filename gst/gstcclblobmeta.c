@@ -302,23 +302,30 @@ gst_buffer_add_ccl_blob_meta (GstBuffer * buffer, guint width, guint height,
     const GstCclBlob * blobs, guint n_blobs)
 {
   GstCclBlobMeta *meta;
+  GstCclBlob *copy = NULL;
 
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
   g_return_val_if_fail (n_blobs == 0 || blobs != NULL, NULL);
 
+  /* A table can be large (one blob per pixel pair): no memory for it is
+   * a NULL return, not an abort in g_new. */
+  if (n_blobs) {
+    copy = g_try_new (GstCclBlob, n_blobs);
+    if (!copy)
+      return NULL;
+    memcpy (copy, blobs, sizeof (GstCclBlob) * n_blobs);
+  }
   meta = (GstCclBlobMeta *) gst_buffer_add_meta (buffer,
       GST_CCL_BLOB_META_INFO, NULL);
-  if (!meta)
+  if (!meta) {
+    g_free (copy);
     return NULL;
+  }
   meta->width = width;
   meta->height = height;
   meta->n_blobs = n_blobs;
   meta->n_roi_metas = n_blobs;
-  meta->blobs = NULL;
-  if (n_blobs) {
-    meta->blobs = g_new (GstCclBlob, n_blobs);
-    memcpy (meta->blobs, blobs, sizeof (GstCclBlob) * n_blobs);
-  }
+  meta->blobs = copy;
   return meta;
 }
 

@@ -96,6 +96,8 @@ const GstMetaInfo *gst_ccl_blob_meta_get_info (void);
 GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_get_ccl_blob_meta (GstBuffer * buffer);
 
+/* Copies n_blobs entries of blobs; NULL when that copy cannot be
+ * allocated. */
 GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_add_ccl_blob_meta (GstBuffer * buffer,
     guint width, guint height, const GstCclBlob * blobs, guint n_blobs);

@@ -85,7 +85,7 @@ gst_gpuccl_blob_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP))
     return GST_FLOW_OK;
-  if (!gst_gpuccl_blob_check_buffer_size (GST_GPUCCL_BLOB (trans), buf))
+  if (!gst_gpuccl_blob_check_buffer (GST_GPUCCL_BLOB (trans), buf))
     return GST_FLOW_ERROR;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans, buf);
 }
@@ -146,8 +146,9 @@ gst_gpuccl_blob_stop (GstBaseTransform * trans)
 
   gst_gpuccl_blob_close_context (self);
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
-  g_array_set_size (self->blobs, 0);
-  g_array_set_size (self->track_ids, 0);
+  g_clear_pointer (&self->table, g_free);
+  g_clear_pointer (&self->track_ids, g_free);
+  self->table_cap = self->track_ids_cap = 0;
   GST_OBJECT_LOCK (self);
   gst_clear_object (&self->allocator);
   GST_OBJECT_UNLOCK (self);
@@ -161,8 +162,8 @@ gst_gpuccl_blob_finalize (GObject * object)
 
   gst_gpuccl_blob_close_context (self);
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
-  g_array_unref (self->blobs);
-  g_array_unref (self->track_ids);
+  g_free (self->table);
+  g_free (self->track_ids);
   gst_clear_object (&self->allocator);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -217,8 +218,6 @@ static void
 gst_gpuccl_blob_init (GstGpucclBlob * self)
 {
   gst_gpuccl_blob_settings_init (&self->settings);
-  self->blobs = g_array_new (FALSE, FALSE, sizeof (GstCclBlob));
-  self->track_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),

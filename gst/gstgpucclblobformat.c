@@ -95,56 +95,97 @@ gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-/* The bytes a frame needs: the caps' size, or with a GstVideoMeta the end
- * of its last plane. 0 when the meta itself is unusable. */
-static gsize
-frame_bytes_needed (const GstVideoInfo * info, const GstVideoMeta * meta)
+/* The plane's rows and the bytes of one row at the negotiated size. */
+static void
+plane_shape (const GstVideoInfo * info, guint plane, gsize * rows,
+    gsize * row_bytes)
 {
-  gsize end = 0;
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
 
-  if (!meta)
-    return GST_VIDEO_INFO_SIZE (info);
-  if (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
-      meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
-    return 0;
-  for (guint p = 0; p < meta->n_planes; p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    guint rows;
-    gst_video_format_info_component (info->finfo, p, comp);
-    rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp[0],
-        meta->height);
-    if (meta->stride[p] <= 0)
-      return 0;
-    end = MAX (end, meta->offset[p] + (gsize) meta->stride[p] * rows);
-  }
-  return end;
+  gst_video_format_info_component (finfo, plane, comp);
+  *rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp[0],
+      GST_VIDEO_INFO_HEIGHT (info));
+  *row_bytes = (gsize) GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp[0],
+      GST_VIDEO_INFO_WIDTH (info)) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo,
+      comp[0]);
 }
 
-/* A buffer shorter than its frame (per the caps, or per its GstVideoMeta)
- * is an element error: FALSE. Before negotiation there is nothing to check
+/* A GstVideoMeta against the caps and the buffer's size: same format,
+ * size and plane count, and every plane's rows inside the buffer with a
+ * stride that holds a row, computed without wrapping. NULL when it fits,
+ * else what does not (to be freed). */
+static gchar *
+video_meta_problem (const GstVideoInfo * info, const GstVideoMeta * meta,
+    gsize size)
+{
+  if (meta->format != GST_VIDEO_INFO_FORMAT (info))
+    return g_strdup_printf ("GstVideoMeta format %s is not the caps' %s",
+        gst_video_format_to_string (meta->format),
+        GST_VIDEO_INFO_NAME (info));
+  if (meta->width != (guint) GST_VIDEO_INFO_WIDTH (info) ||
+      meta->height != (guint) GST_VIDEO_INFO_HEIGHT (info))
+    return g_strdup_printf ("GstVideoMeta size %ux%u is not the caps' %dx%d",
+        meta->width, meta->height, GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info));
+  if (meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
+    return g_strdup_printf ("GstVideoMeta has %u planes, %s has %u",
+        meta->n_planes, GST_VIDEO_INFO_NAME (info),
+        GST_VIDEO_INFO_N_PLANES (info));
+  for (guint p = 0; p < meta->n_planes; p++) {
+    gsize rows, row_bytes, end;
+
+    plane_shape (info, p, &rows, &row_bytes);
+    if (meta->stride[p] <= 0 || (gsize) meta->stride[p] < row_bytes)
+      return g_strdup_printf ("GstVideoMeta plane %u stride %d is below its "
+          "row of %" G_GSIZE_FORMAT " bytes", p, meta->stride[p], row_bytes);
+    if (!g_size_checked_mul (&end, (gsize) meta->stride[p], rows - 1) ||
+        !g_size_checked_add (&end, end, row_bytes) ||
+        !g_size_checked_add (&end, end, meta->offset[p]) || end > size)
+      return g_strdup_printf ("GstVideoMeta plane %u (offset %"
+          G_GSIZE_FORMAT ", stride %d, %" G_GSIZE_FORMAT " rows) reaches "
+          "past the buffer's %" G_GSIZE_FORMAT " bytes", p, meta->offset[p],
+          meta->stride[p], rows, size);
+  }
+  return NULL;
+}
+
+/* A buffer that cannot hold its frame (per the caps, or per its
+ * GstVideoMeta, which is checked against the caps once here) is an
+ * element error: FALSE. Before negotiation there is nothing to check
  * against (the base class refuses the buffer). */
 gboolean
-gst_gpuccl_blob_check_buffer_size (GstGpucclBlob * self, GstBuffer * buf)
+gst_gpuccl_blob_check_buffer (GstGpucclBlob * self, GstBuffer * buf)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  gsize size = gst_buffer_get_size (buf), needed;
+  const GstVideoInfo *info = &filter->in_info;
+  GstVideoMeta *meta;
+  gsize size = gst_buffer_get_size (buf);
+  gchar *problem;
 
   if (!filter->negotiated)
     return TRUE;
 
-  needed = frame_bytes_needed (&filter->in_info,
-      gst_buffer_get_video_meta (buf));
-  if (needed == 0 || size < needed) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Buffer of %" G_GSIZE_FORMAT " bytes is too small for a %dx%d %s "
-            "frame (%" G_GSIZE_FORMAT " bytes%s)", size,
-            GST_VIDEO_INFO_WIDTH (&filter->in_info),
-            GST_VIDEO_INFO_HEIGHT (&filter->in_info),
-            GST_VIDEO_INFO_NAME (&filter->in_info), needed,
-            needed ? "" : ", video meta does not match the caps"), (NULL));
-    return FALSE;
-  }
-  return TRUE;
+  meta = gst_buffer_get_video_meta (buf);
+  if (meta)
+    problem = video_meta_problem (info, meta, size);
+  else if (size < GST_VIDEO_INFO_SIZE (info))
+    problem = g_strdup_printf ("buffer of %" G_GSIZE_FORMAT " bytes is too "
+        "small for a %dx%d %s frame (%" G_GSIZE_FORMAT " bytes)", size,
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+        GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_SIZE (info));
+  else
+    problem = NULL;
+  if (!problem)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("Invalid video buffer from upstream: %s", problem),
+      ("%dx%d %s, buffer of %" G_GSIZE_FORMAT " bytes%s",
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          GST_VIDEO_INFO_NAME (info), size, meta ? ", with a GstVideoMeta" :
+          ""));
+  g_free (problem);
+  return FALSE;
 }
 
 /* Always in place: the output is the input, made writable for the metas.

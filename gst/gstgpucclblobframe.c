@@ -103,11 +103,10 @@ track_blobs (GstGpucclBlob * self, const Settings * s, const GpucclParams * p,
 {
   guint32 *ids;
 
-  /* No blobs: nothing to match, and the array may have no storage (a
-   * memset of NULL, even of 0 bytes, is undefined). The tracker still
-   * sees the empty frame, so its tracks age. */
-  g_array_set_size (self->track_ids, MAX (r->n_blobs, 1));
-  ids = (guint32 *) self->track_ids->data;
+  /* Room for at least one id (gst_gpuccl_blob_reserve_frame): a memset
+   * of NULL, even of 0 bytes, is undefined. With no blobs the tracker
+   * still sees the empty frame, so its tracks age. */
+  ids = self->track_ids;
 
   if (!s->track) {
     g_clear_pointer (&self->tracker, gpuccl_tracker_free);
@@ -158,13 +157,34 @@ fill_params (GpucclParams * p, const Settings * s, const FormatDesc * f)
   p->mode = s->mode;
 }
 
+/* A library call failed: an element error whose message is the library's
+ * (which names the field and its values), in the domain of its status. */
 static GstFlowReturn
 library_error (GstGpucclBlob * self, const char *what,
     const GpucclError * error)
 {
-  GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
-      ("%s failed: %s", what, error->message),
-      ("gpuccl status: %s", gpuccl_status_name (error->status)));
+  switch (error->status) {
+    case GPUCCL_ERROR_INVALID_ARGUMENT:
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("%s failed: %s", what, error->message),
+          ("gpuccl status: %s", gpuccl_status_name (error->status)));
+      break;
+    case GPUCCL_ERROR_UNSUPPORTED:
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("%s failed: %s", what, error->message),
+          ("gpuccl status: %s", gpuccl_status_name (error->status)));
+      break;
+    case GPUCCL_ERROR_OUT_OF_MEMORY:
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("%s failed: %s", what, error->message),
+          ("gpuccl status: %s", gpuccl_status_name (error->status)));
+      break;
+    default:
+      GST_ELEMENT_ERROR (self, LIBRARY, FAILED,
+          ("%s failed: %s", what, error->message),
+          ("gpuccl status: %s", gpuccl_status_name (error->status)));
+      break;
+  }
   return GST_FLOW_ERROR;
 }
 
@@ -245,6 +265,8 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
       "threshold %d, %" G_GUINT64_FORMAT " ns", result.n_blobs,
       result.n_components, result.threshold, times.processing_ns);
 
+  if (!gst_gpuccl_blob_reserve_frame (self, &s, result.n_blobs))
+    return GST_FLOW_ERROR;
   track_blobs (self, &s, &params, &result);
   /* The tracker's host part, on both sides of the labeling: the
    * predictions, then the matching. */
@@ -260,8 +282,13 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
 
   if (s.attach_meta || s.post_messages) {
     const GstCclBlob *blobs = gst_gpuccl_blob_collect_blobs (self, &result);
-    if (s.attach_meta)
-      gst_gpuccl_blob_attach_metas (vframe->buffer, &result, blobs, &times);
+    if (s.attach_meta && !gst_gpuccl_blob_attach_metas (vframe->buffer,
+            &result, blobs, &times)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("Not enough memory for the blob table of %" G_GSIZE_FORMAT
+              " blobs", result.n_blobs), (NULL));
+      return GST_FLOW_ERROR;
+    }
     if (s.post_messages)
       gst_gpuccl_blob_post_message (self, vframe->buffer, &result, blobs,
           &times);

@@ -68,8 +68,12 @@ struct _GstGpucclBlob
   gint ctx_device;
   gboolean warned_fallback;
   GpucclTracker *tracker;
-  GArray *track_ids;            /* guint32 per blob */
-  GArray *blobs;                /* GstCclBlob per blob */
+  /* Per-blob buffers, grown with g_try_realloc (a frame of too many blobs
+   * is an error, not an abort): see gst_gpuccl_blob_reserve_frame. */
+  guint32 *track_ids;
+  gsize track_ids_cap;
+  GstCclBlob *table;            /* the blob table as the metas carry it */
+  gsize table_cap;
 };
 
 /* What one frame cost the element, as the meta and the message report
@@ -91,7 +95,7 @@ void gst_gpuccl_blob_get_property (GObject * object, guint prop_id,
 /* gstgpucclblobformat.c */
 gboolean gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info);
-gboolean gst_gpuccl_blob_check_buffer_size (GstGpucclBlob * self,
+gboolean gst_gpuccl_blob_check_buffer (GstGpucclBlob * self,
     GstBuffer * buf);
 GstFlowReturn gst_gpuccl_blob_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer ** outbuf);
@@ -105,9 +109,11 @@ GstFlowReturn gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * vframe);
 
 /* gstgpucclblobresults.c */
+gboolean gst_gpuccl_blob_reserve_frame (GstGpucclBlob * self,
+    const Settings * s, gsize n_blobs);
 const GstCclBlob *gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self,
     const GpucclResult * r);
-void gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
+gboolean gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
     const GstCclBlob * blobs, const FrameTimes * times);
 void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const GstCclBlob * blobs,

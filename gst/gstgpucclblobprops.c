@@ -291,11 +291,13 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
           PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_MIN_AREA,
       g_param_spec_uint64 ("min-area", "Minimum area",
-          "Blobs with fewer pixels are not reported",
-          0, G_MAXUINT64, DEFAULT_MIN_AREA, PARAM_CONTROLLABLE));
+          "Blobs with fewer pixels are not reported (above a non-zero "
+          "max-area: none is, so the two can be set in either order while "
+          "playing)", 0, G_MAXUINT64, DEFAULT_MIN_AREA, PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_MAX_AREA,
       g_param_spec_uint64 ("max-area", "Maximum area",
-          "Blobs with more pixels are not reported (0: no limit)",
+          "Blobs with more pixels are not reported (0: no limit; below "
+          "min-area: no blob is)",
           0, G_MAXUINT64, DEFAULT_MAX_AREA, PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_MAX_BLOBS,
       g_param_spec_uint ("max-blobs", "Maximum blobs",

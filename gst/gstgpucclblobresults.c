@@ -8,15 +8,80 @@
 
 #include "gstgpucclblobprivate.h"
 
-/* The blob table with track ids, as the meta and the message carry it. */
+/* What the metas and the message of one blob cost in many small GLib
+ * allocations (a region-of-interest meta with its parameter structure;
+ * a message's blob structure), generously rounded up. */
+#define ROI_BYTES_PER_BLOB 512
+#define MESSAGE_BYTES_PER_BLOB 1024
+/* Metadata above this is probed for before it is made (see below). */
+#define PROBE_ABOVE_BYTES (16 << 20)
+
+/* *buf holds at least n elements of elem bytes (n >= 1); FALSE when the
+ * memory is not there (the old buffer stays). */
+static gboolean
+grow (gpointer * buf, gsize * cap, gsize n, gsize elem)
+{
+  gpointer p;
+
+  if (n <= *cap)
+    return TRUE;
+  p = g_try_realloc_n (*buf, n, elem);
+  if (!p)
+    return FALSE;
+  *buf = p;
+  *cap = n;
+  return TRUE;
+}
+
+/* The per-blob memory of one frame, before anything is made of it: the
+ * track ids and the table, and, for a frame whose metadata would be large,
+ * a probe of that much memory. GLib aborts the process when an
+ * allocation fails, so under a memory limit a frame of hundreds of
+ * thousands of blobs would end the application inside gst_structure_new;
+ * the probe (allocated and freed at once) turns that into this element
+ * error. FALSE after posting it. */
+gboolean
+gst_gpuccl_blob_reserve_frame (GstGpucclBlob * self, const Settings * s,
+    gsize n_blobs)
+{
+  const gsize n = MAX (n_blobs, 1);
+  const gboolean report = s->attach_meta || s->post_messages;
+  const gsize per_blob = sizeof (GstCclBlob) +
+      (s->attach_meta ? sizeof (GstCclBlob) + ROI_BYTES_PER_BLOB : 0) +
+      (s->post_messages ? MESSAGE_BYTES_PER_BLOB : 0);
+  gsize bytes;
+  gboolean ok;
+
+  ok = grow ((gpointer *) & self->track_ids, &self->track_ids_cap, n,
+      sizeof (guint32)) && (!report || grow ((gpointer *) & self->table,
+          &self->table_cap, n, sizeof (GstCclBlob)));
+  if (ok && report) {
+    if (!g_size_checked_mul (&bytes, n, per_blob)) {
+      ok = FALSE;
+    } else if (bytes > PROBE_ABOVE_BYTES) {
+      gpointer probe = g_try_malloc (bytes);
+      ok = probe != NULL;
+      g_free (probe);
+    }
+  }
+  if (!ok)
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Not enough memory for the %" G_GSIZE_FORMAT " blobs of this frame "
+            "(about %" G_GSIZE_FORMAT " MiB of metadata)", n_blobs,
+            (n * per_blob) >> 20),
+        ("attach-meta=%d post-messages=%d track=%d", s->attach_meta,
+            s->post_messages, s->track));
+  return ok;
+}
+
+/* The blob table with track ids, as the meta and the message carry it
+ * (room reserved by gst_gpuccl_blob_reserve_frame). */
 const GstCclBlob *
 gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self, const GpucclResult * r)
 {
-  const guint32 *ids = (const guint32 *) self->track_ids->data;
-  GstCclBlob *out;
+  const guint32 *ids = self->track_ids;
+  GstCclBlob *out = self->table;
 
-  g_array_set_size (self->blobs, r->n_blobs);
-  out = (GstCclBlob *) self->blobs->data;
   for (gsize i = 0; i < r->n_blobs; i++) {
     const GpucclBlob *b = &r->blobs[i];
     out[i].id = b->id;
@@ -36,8 +101,9 @@ gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self, const GpucclResult * r)
 }
 
 /* The ROI metas first: GstCclBlobMeta's transform, run after theirs, gives
- * them back the parameters GStreamer's ROI transform drops. */
-void
+ * them back the parameters GStreamer's ROI transform drops. FALSE when the
+ * table's copy could not be allocated. */
+gboolean
 gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
     const GstCclBlob * blobs, const FrameTimes * times)
 {
@@ -48,10 +114,13 @@ gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
 
   meta = gst_buffer_add_ccl_blob_meta (buffer, r->width, r->height, blobs,
       r->n_blobs);
+  if (!meta)
+    return FALSE;
   meta->threshold = r->threshold;
   meta->n_components = r->n_components;
   meta->processing_ns = times->processing_ns;
   meta->tracking_ns = times->tracking_ns;
+  return TRUE;
 }
 
 /* Like facedetect's: the frame's times, then the blobs. */

@@ -180,6 +180,61 @@ GST_START_TEST (test_filters)
 
 GST_END_TEST;
 
+/* min-area and max-area are resolved per frame, not refused between two
+ * g_object_set calls: from max-area=100, min-area=200 then max-area=500
+ * while playing (a fatal "min area is above max area" before) gives one
+ * frame of the crossed pair, an empty table, and then the new range. The
+ * other order and the other direction too. */
+GST_START_TEST (test_retune_area_range)
+{
+  const gint w = 160, hgt = 120;
+  guint8 *levels = element_levels_random (w, hgt, 0.45, 6, 90);
+  GstCaps *caps = element_caps (GST_VIDEO_FORMAT_GRAY8, w, hgt);
+  GstVideoInfo info;
+  Expected e;
+  static const struct
+  {
+    const gchar *prop;
+    guint64 value;
+  } steps[] = {
+    {"max-area", 100}, {"min-area", 200}, {"max-area", 500},
+    {"max-area", 150}, {"min-area", 20}, {"min-area", 400}, {"max-area", 0},
+  };
+  GstHarness *h = element_harness_new (NULL);
+  guint64 min_area = 0, max_area = 0;
+  guint crossed = 0;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  expected_compute (&e, levels, w, hgt, 127, FALSE, 8);
+  gst_harness_set_src_caps (h, caps);
+  for (gsize i = 0; i < G_N_ELEMENTS (steps); i++) {
+    guint *kept, n_kept;
+    GstBuffer *out;
+
+    g_object_set (h->element, steps[i].prop, steps[i].value, NULL);
+    if (g_str_equal (steps[i].prop, "min-area"))
+      min_area = steps[i].value;
+    else
+      max_area = steps[i].value;
+    crossed += max_area != 0 && min_area > max_area;
+    out = element_push_pull (h, element_make_frame (&info, levels, "luma",
+            91));
+    n_kept = expected_filter (&e, min_area, max_area, 0, &kept);
+    fail_unless (n_kept > 0 || (max_area && min_area > max_area),
+        "step %" G_GSIZE_FORMAT ": the scene has no blob in %" G_GUINT64_FORMAT
+        "..%" G_GUINT64_FORMAT, i, min_area, max_area);
+    check_buffer_blobs (out, &e, kept, n_kept);
+    g_free (kept);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (crossed, 3);
+  gst_harness_teardown (h);
+  expected_clear (&e);
+  g_free (levels);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_otsu)
 {
   const gint w = 128, hgt = 96;
@@ -505,6 +560,7 @@ meta_suite (void)
   tcase_add_test (tc, test_algorithms);
   tcase_add_test (tc, test_rgb_channels);
   tcase_add_test (tc, test_filters);
+  tcase_add_test (tc, test_retune_area_range);
   tcase_add_test (tc, test_otsu);
   tcase_add_test (tc, test_renegotiation);
   tcase_add_test (tc, test_meta_copy_and_scale);

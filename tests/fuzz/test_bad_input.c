@@ -5,73 +5,10 @@
  * error (never a crash, never a giant allocation), and the element must
  * work normally with good input afterwards. */
 #include "frames.h"
+#include "harness_bus.h"
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
-
-/* A harness whose element posts to a bus we can read. */
-static GstHarness *
-harness_with_bus (GstBus ** bus)
-{
-  GstHarness *h = gst_harness_new ("gpucclblob");
-  gst_util_set_object_arg (G_OBJECT (h->element), "backend", rel_backend ());
-  *bus = gst_bus_new ();
-  gst_element_set_bus (h->element, *bus);
-  return h;
-}
-
-/* The error the element posted: there must be one, from gpucclblob, with
- * a message a user can read. */
-static void
-expect_error_message (GstBus * bus, const gchar * what)
-{
-  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  GError *err = NULL;
-  gchar *debug = NULL;
-
-  fail_unless (msg != NULL, "%s: no error message on the bus", what);
-  gst_message_parse_error (msg, &err, &debug);
-  fail_unless (err && err->message && *err->message,
-      "%s: an error without a message", what);
-  GST_INFO ("%s: %s (%s)", what, err->message, GST_STR_NULL (debug));
-  g_error_free (err);
-  g_free (debug);
-  gst_message_unref (msg);
-  gst_bus_set_flushing (bus, TRUE);     /* drop the rest */
-  gst_bus_set_flushing (bus, FALSE);
-}
-
-/* Flush first: a queued message holds the element, which holds the bus. */
-static void
-teardown_with_bus (GstHarness * h, GstBus * bus)
-{
-  gst_bus_set_flushing (bus, TRUE);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
-}
-
-/* A good frame after the bad ones: the element still works. */
-static void
-expect_good_frame (GstHarness * h, GstVideoFormat format, guint w, guint hgt)
-{
-  GstVideoInfo info;
-  guint8 *mask = g_malloc ((gsize) w * hgt);
-  RelRect rects[8];
-  GRand *rand = g_rand_new_with_seed (w * 1000 + hgt);
-  guint n = rel_mask_rects (mask, w, hgt, rand, rects, 8);
-  GstBuffer *out;
-  gchar *why = NULL;
-
-  gst_video_info_set_format (&info, format, w, hgt);
-  gst_harness_set_src_caps (h, rel_caps_new (format, w, hgt));
-  fail_unless_equals_int (gst_harness_push (h, rel_buffer_new (&info, mask)),
-      GST_FLOW_OK);
-  out = gst_harness_pull (h);
-  fail_unless (rel_rois_match (out, rects, n, &why), "%s", why);
-  gst_buffer_unref (out);
-  g_free (mask);
-  g_rand_free (rand);
-}
 
 /* Caps (taken) and a segment, whether or not the element takes the caps
  * (the harness's own helper asserts that it does). */
@@ -92,7 +29,7 @@ static void
 expect_refusal (GstFlowReturn ret, GstBus * bus, const gchar * what)
 {
   if (ret == GST_FLOW_ERROR)
-    expect_error_message (bus, what);
+    g_free (rel_expect_error (bus, what));
   else
     fail_unless_equals_int (ret, GST_FLOW_NOT_NEGOTIATED);
   g_print ("%s: %s\n", what, gst_flow_get_name (ret));
@@ -102,7 +39,7 @@ GST_START_TEST (test_short_buffers)
 {
   for (guint f = 0; f < rel_n_formats; f++) {
     GstBus *bus;
-    GstHarness *h = harness_with_bus (&bus);
+    GstHarness *h = rel_harness_with_bus (NULL, &bus);
     GstVideoInfo info;
     gsize sizes[4];
 
@@ -118,10 +55,10 @@ GST_START_TEST (test_short_buffers)
       if (sizes[i])
         gst_buffer_memset (buf, 0, 0xff, sizes[i]);
       fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_ERROR);
-      expect_error_message (bus, gst_video_format_to_string (rel_formats[f]));
+      g_free (rel_expect_error (bus, gst_video_format_to_string (rel_formats[f])));
     }
-    expect_good_frame (h, rel_formats[f], 64, 48);
-    teardown_with_bus (h, bus);
+    rel_expect_good_frame (h, rel_formats[f], 64, 48);
+    rel_teardown_with_bus (h, bus);
   }
 }
 
@@ -132,7 +69,7 @@ GST_END_TEST;
 GST_START_TEST (test_lying_video_meta)
 {
   GstBus *bus;
-  GstHarness *h = harness_with_bus (&bus);
+  GstHarness *h = rel_harness_with_bus (NULL, &bus);
   GstVideoInfo info;
   GstBuffer *buf;
   gsize offset[GST_VIDEO_MAX_PLANES] = { 0 };
@@ -151,9 +88,9 @@ GST_START_TEST (test_lying_video_meta)
   if (ret == GST_FLOW_OK)
     gst_buffer_unref (gst_harness_pull (h));
   else
-    expect_error_message (bus, "lying video meta");
-  expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
-  teardown_with_bus (h, bus);
+    g_free (rel_expect_error (bus, "lying video meta"));
+  rel_expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  rel_teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;
@@ -165,7 +102,7 @@ static void
 try_bad_caps (const gchar * desc, gboolean unsupported)
 {
   GstBus *bus;
-  GstHarness *h = harness_with_bus (&bus);
+  GstHarness *h = rel_harness_with_bus (NULL, &bus);
   GstCaps *caps = gst_caps_from_string (desc);
   GstBuffer *buf = gst_buffer_new_allocate (NULL, 4096, NULL);
   GstFlowReturn ret;
@@ -182,8 +119,8 @@ try_bad_caps (const gchar * desc, gboolean unsupported)
   } else {
     expect_refusal (ret, bus, desc);
   }
-  expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 31, 17);
-  teardown_with_bus (h, bus);
+  rel_expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 31, 17);
+  rel_teardown_with_bus (h, bus);
 }
 
 /* Formats the element does not do, not video at all: refused at
@@ -238,14 +175,14 @@ GST_END_TEST;
 GST_START_TEST (test_largest_caps_short_buffer)
 {
   GstBus *bus;
-  GstHarness *h = harness_with_bus (&bus);
+  GstHarness *h = rel_harness_with_bus (NULL, &bus);
   GstBuffer *buf = gst_buffer_new_allocate (NULL, 1 << 20, NULL);
 
   gst_buffer_memset (buf, 0, 0xff, 1 << 20);
   push_caps (h, rel_caps_new (GST_VIDEO_FORMAT_GRAY8, 16384, 16384));
   expect_refusal (gst_harness_push (h, buf), bus, "16384x16384 short buffer");
-  expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
-  teardown_with_bus (h, bus);
+  rel_expect_good_frame (h, GST_VIDEO_FORMAT_GRAY8, 16, 16);
+  rel_teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;

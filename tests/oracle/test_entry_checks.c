@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The argument checks of every entry point, one regression per hole that
+ * issue 19 found: each case failed (or crashed) before its fix.
+ *
+ *  - gpuccl_process: a stride whose stride x height overflows, or makes
+ *    a plane larger than any object can be (SIGSEGV before);
+ *  - gpuccl_draw: frame strides below a row, on every plane of every
+ *    format, PACKED4 channel offsets past the pixel (written past the
+ *    frame before), planes that wrap; line widths near INT_MAX draw what
+ *    the widest line draws (wrong pixels before);
+ *  - gpuccl_volume_process: width x height x depth that wraps size_t, row
+ *    and slice strides that overflow (labeling into malloc(0) before);
+ *  - GpucclError is reset by a later success (kept the old status before);
+ *  - the sized inits never write past the caller's struct.
+ *
+ * Frames and images are allocated to their exact size, so a write past
+ * them is an ASan / valgrind error. $GPUCCL_TEST_BACKEND=cuda runs the
+ * library calls on the CUDA backend (exit 77 without a device). */
+#include "gpuccl.h"
+#include "gpuccl_track.h"
+#include "gpuccl_volume.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                     \
+  do {                                                                        \
+    checks++;                                                                 \
+    if (!(cond)) {                                                            \
+      failures++;                                                             \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
+      printf(__VA_ARGS__);                                                    \
+      printf("\n");                                                           \
+    }                                                                         \
+  } while (0)
+
+/* status is INVALID_ARGUMENT, with a message naming `word`. */
+static void expect_invalid(GpucclStatus status, const GpucclError *e,
+                           const char *word, const char *what)
+{
+  EXPECT(status == GPUCCL_ERROR_INVALID_ARGUMENT &&
+             e->status == GPUCCL_ERROR_INVALID_ARGUMENT &&
+             strstr(e->message, word),
+         "%s: %s, \"%s\" (expected invalid argument naming \"%s\")", what,
+         gpuccl_status_name(status), e->message, word);
+}
+
+static GpucclBackend test_backend(void)
+{
+  const char *b = getenv("GPUCCL_TEST_BACKEND");
+  return b && strcmp(b, "cuda") == 0 ? GPUCCL_BACKEND_CUDA : GPUCCL_BACKEND_CPU;
+}
+
+/* Two rectangles on a 40 x 30 image: blobs (3,4)-(10,9) and (20,12)-(33,25). */
+enum { W = 40, H = 30 };
+static uint8_t image_pixels[W * H];
+
+static void label_rectangles(GpucclContext *ctx)
+{
+  memset(image_pixels, 0, sizeof image_pixels);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      if ((x >= 3 && x <= 10 && y >= 4 && y <= 9) ||
+          (x >= 20 && x <= 33 && y >= 12 && y <= 25))
+        image_pixels[y * W + x] = 255;
+  GpucclImage img = {image_pixels, W, H, W, GPUCCL_PIXEL_U8, 0, 0, 0};
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  p.want_labels = true;
+  GpucclResult r;
+  GpucclError e = {0};
+  EXPECT(gpuccl_process(ctx, &img, &p, &r, &e) == GPUCCL_OK && r.n_blobs == 2,
+         "labeling the rectangles: %s", e.message);
+}
+
+static void check_process(GpucclContext *ctx)
+{
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  GpucclResult r;
+  GpucclError e = {0};
+  /* stride x height overflows size_t. */
+  GpucclImage img = {image_pixels, W, H, SIZE_MAX / 4, GPUCCL_PIXEL_U8, 0, 0, 0};
+  expect_invalid(gpuccl_process(ctx, &img, &p, &r, &e), &e, "stride",
+                 "stride x height overflowing");
+  /* No overflow, but a plane larger than any object (PTRDIFF_MAX). */
+  img.stride = SIZE_MAX / 32;
+  expect_invalid(gpuccl_process(ctx, &img, &p, &r, &e), &e, "stride",
+                 "plane larger than any object");
+  /* A success clears the error of the last call. */
+  img.stride = W;
+  EXPECT(gpuccl_process(ctx, &img, &p, &r, &e) == GPUCCL_OK &&
+             e.status == GPUCCL_OK && e.message[0] == '\0',
+         "error after a success: %s \"%s\"", gpuccl_status_name(e.status),
+         e.message);
+}
+
+/* The plane sizes gpuccl.h gives each frame format at W x H. */
+typedef struct {
+  GpucclFrameFormat format;
+  const char *name;
+  int planes;
+  size_t row[3], rows[3];
+} FrameShape;
+
+static const FrameShape shapes[] = {
+    {GPUCCL_FRAME_GRAY8, "GRAY8", 1, {W}, {H}},
+    {GPUCCL_FRAME_GRAY16, "GRAY16", 1, {2 * W}, {H}},
+    {GPUCCL_FRAME_NV12, "NV12", 2, {W, W}, {H, H / 2}},
+    {GPUCCL_FRAME_I420, "I420", 3, {W, W / 2, W / 2}, {H, H / 2, H / 2}},
+    {GPUCCL_FRAME_PACKED4, "PACKED4", 1, {4 * W}, {H}},
+};
+
+/* A frame of `shape` whose planes are each exactly stride * rows bytes,
+ * filled with 7; stride[i] = row[i] + pad. */
+static GpucclFrame frame_new(const FrameShape *s, size_t pad)
+{
+  GpucclFrame f = {.format = s->format, .width = W, .height = H,
+                   .offset_r = 0, .offset_g = 1, .offset_b = 2};
+  for (int i = 0; i < s->planes; i++) {
+    f.stride[i] = s->row[i] + pad;
+    f.data[i] = malloc(f.stride[i] * s->rows[i]);
+    if (!f.data[i])
+      abort();
+    memset(f.data[i], 7, f.stride[i] * s->rows[i]);
+  }
+  return f;
+}
+
+static void frame_free(GpucclFrame *f)
+{
+  for (int i = 0; i < 3; i++)
+    free(f->data[i]);
+}
+
+static GpucclDrawParams draw_params(unsigned flags, int line_width)
+{
+  return (GpucclDrawParams){flags, 255, 255, 255, line_width};
+}
+
+static void check_draw_frames(GpucclContext *ctx)
+{
+  const unsigned all = GPUCCL_DRAW_BOXES | GPUCCL_DRAW_CENTROIDS |
+                       GPUCCL_DRAW_LABELS;
+  GpucclDrawParams dp = draw_params(all, 3);
+  for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+    const FrameShape *s = &shapes[k];
+    char what[96];
+    for (int i = 0; i < s->planes; i++) {
+      /* Plane i one byte short a row: each row would reach into the next,
+       * the last past the allocation. */
+      GpucclFrame f = frame_new(s, 0);
+      free(f.data[i]);
+      f.stride[i] = s->row[i] - 1;
+      f.data[i] = malloc(f.stride[i] * s->rows[i]);
+      GpucclError e = {0};
+      snprintf(what, sizeof what, "%s plane %d stride %zu", s->name, i,
+               f.stride[i]);
+      expect_invalid(gpuccl_draw(ctx, &f, &dp, &e), &e, "stride", what);
+      /* A stride whose rows overflow or wrap. */
+      f.stride[i] = SIZE_MAX / 2;
+      snprintf(what, sizeof what, "%s plane %d stride SIZE_MAX / 2", s->name,
+               i);
+      expect_invalid(gpuccl_draw(ctx, &f, &dp, &e), &e, "stride", what);
+      frame_free(&f);
+    }
+    GpucclFrame f = frame_new(s, 0);
+    GpucclError e = {GPUCCL_ERROR_INTERNAL, "left from before"};
+    EXPECT(gpuccl_draw(ctx, &f, &dp, &e) == GPUCCL_OK && e.status == GPUCCL_OK &&
+               e.message[0] == '\0',
+           "%s: a good frame: %s \"%s\"", s->name, gpuccl_status_name(e.status),
+           e.message);
+    frame_free(&f);
+  }
+  /* PACKED4 channel offsets past the pixel: 200 wrote far past the frame. */
+  const uint8_t bad[] = {4, 200, 255};
+  for (int c = 0; c < 3; c++)
+    for (int b = 0; b < 3; b++) {
+      GpucclFrame f = frame_new(&shapes[4], 0);
+      uint8_t *off[3] = {&f.offset_r, &f.offset_g, &f.offset_b};
+      *off[c] = bad[b];
+      GpucclError e = {0};
+      char what[64];
+      snprintf(what, sizeof what, "PACKED4 offset %d = %u", c, bad[b]);
+      expect_invalid(gpuccl_draw(ctx, &f, &dp, &e), &e, "offset", what);
+      frame_free(&f);
+    }
+}
+
+/* Line widths past the frame draw what the widest does: boxes filled,
+ * crosses covering the frame. Expected pixels from the rectangles alone. */
+static void check_line_width(GpucclContext *ctx)
+{
+  const int widths[] = {INT_MAX, INT_MAX - 1, INT_MAX / 2, INT_MAX / 3 + 1,
+                        1 << 20, 100};
+  for (size_t k = 0; k < sizeof widths / sizeof *widths; k++)
+    for (int crosses = 0; crosses < 2; crosses++) {
+      GpucclFrame f = frame_new(&shapes[0], 0);
+      GpucclDrawParams dp = draw_params(
+          crosses ? GPUCCL_DRAW_CENTROIDS : GPUCCL_DRAW_BOXES, widths[k]);
+      GpucclError e = {0};
+      EXPECT(gpuccl_draw(ctx, &f, &dp, &e) == GPUCCL_OK, "line width %d: %s",
+             widths[k], e.message);
+      int wrong = 0;
+      const uint8_t *px = f.data[0];
+      for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+          const bool in_box = image_pixels[y * W + x] != 0; /* filled boxes */
+          const uint8_t want = crosses || in_box ? 255 : 7;
+          wrong += px[(size_t)y * W + x] != want;
+        }
+      EXPECT(wrong == 0, "line width %d, %s: %d pixels differ from the widest "
+             "line's", widths[k], crosses ? "crosses" : "boxes", wrong);
+      frame_free(&f);
+    }
+}
+
+static void check_volumes(GpucclBackend backend)
+{
+  GpucclError e = {0};
+  GpucclVolume *vol = gpuccl_volume_new(backend, 0, &e);
+  EXPECT(vol != NULL, "volume object: %s", e.message);
+  if (!vol)
+    return;
+  GpucclVolumeParams p;
+  gpuccl_volume_params_init(&p);
+  GpucclVolumeResult r;
+  static uint8_t data[64];
+  /* 2^22 x 2^21 x 2^21 = 2^64 voxels: wrapped to 0 before. */
+  GpucclVolumeImage v = {data, 1 << 22, 1 << 21, 1 << 21, 1 << 22,
+                         (size_t)1 << 43};
+  expect_invalid(gpuccl_volume_process(vol, &v, &p, &r, &e), &e, "volume size",
+                 "volume of 2^64 voxels");
+  /* Small sizes, strides whose products overflow or wrap. */
+  GpucclVolumeImage s = {data, 4, 4, 4, SIZE_MAX / 2, SIZE_MAX};
+  expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "strides",
+                 "row stride x height overflowing");
+  s = (GpucclVolumeImage){data, 4, 4, 4, 4, SIZE_MAX / 2};
+  expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "strides",
+                 "slice stride x depth overflowing");
+  s = (GpucclVolumeImage){data, 4, 4, 4, 4, 15};
+  expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "strides",
+                 "slices overlapping");
+  s = (GpucclVolumeImage){data, 4, 4, 4, 4, 16};
+  EXPECT(gpuccl_volume_process(vol, &s, &p, &r, &e) == GPUCCL_OK &&
+             e.status == GPUCCL_OK && e.message[0] == '\0',
+         "a good 4x4x4 volume after the errors: %s", e.message);
+  gpuccl_volume_free(vol);
+}
+
+/* The sized inits write their struct's bytes and nothing past a smaller
+ * size (an application built against an older, smaller struct). */
+static void check_sized_inits(void)
+{
+  unsigned char buf[512];
+  const size_t sizes[] = {0, 1, 4, 8, 13};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    const size_t n = sizes[k];
+    int past = 0;
+    memset(buf, 0xab, sizeof buf);
+    gpuccl_params_init_sized((GpucclParams *)(void *)buf, n);
+    gpuccl_tracker_params_init_sized((GpucclTrackerParams *)(void *)(buf + 128), n);
+    gpuccl_volume_params_init_sized((GpucclVolumeParams *)(void *)(buf + 256), n);
+    for (int s = 0; s < 3; s++)
+      for (size_t i = n; i < 128; i++)
+        past += buf[128 * s + i] != 0xab;
+    EXPECT(past == 0, "init of %zu bytes wrote %d bytes past them", n, past);
+  }
+  GpucclParams full;
+  memset(&full, 0xab, sizeof full);
+  gpuccl_params_init(&full);
+  EXPECT(full.threshold == 127 && full.connectivity == 8 && !full.nearest &&
+             full.min_area == 0 && full.max_blobs == 0,
+         "gpuccl_params_init: threshold %d, connectivity %d", full.threshold,
+         full.connectivity);
+}
+
+int main(void)
+{
+  const GpucclBackend backend = test_backend();
+  GpucclError e = {0};
+  if (backend == GPUCCL_BACKEND_CUDA && !gpuccl_cuda_available(0, &e)) {
+    printf("SKIP: no usable CUDA device: %s\n", e.message);
+    return 77;
+  }
+  GpucclContext *ctx = gpuccl_context_new(backend, 0, &e);
+  if (!ctx) {
+    printf("FAIL: %s context: %s\n", gpuccl_backend_name(backend), e.message);
+    return 1;
+  }
+  label_rectangles(ctx);
+  check_draw_frames(ctx);
+  check_line_width(ctx);
+  check_process(ctx);
+  check_volumes(backend);
+  check_sized_inits();
+  gpuccl_context_free(ctx);
+  printf("%s: %s backend, %d checks, %d failures\n", failures ? "FAIL" : "PASS",
+         gpuccl_backend_name(backend), checks, failures);
+  return failures ? 1 : 0;
+}
