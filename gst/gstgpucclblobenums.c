@@ -79,6 +79,8 @@ gst_gpuccl_blob_draw_flags_get_type (void)
     {GPUCCL_DRAW_CENTROIDS, "A cross on each centroid", "centroids"},
     {GPUCCL_DRAW_LABELS, "Each blob's pixels in a colour of its id",
         "labels"},
+    {GST_GPUCCL_BLOB_DRAW_IDS, "Each blob's track id (with track=true, else its "
+          "blob id) in digits beside its box", "ids"},
     {0, NULL, NULL}
   };
 

@@ -34,7 +34,8 @@ GType gst_gpuccl_blob_memory_get_type (void);
 #define GST_TYPE_GPUCCL_BLOB_MODE (gst_gpuccl_blob_mode_get_type ())
 GType gst_gpuccl_blob_mode_get_type (void);
 
-/* GpucclDrawFlags. */
+/* GpucclDrawFlags, and the element's own: ids (gpuccl_draw_ids). */
+#define GST_GPUCCL_BLOB_DRAW_IDS (1u << 3)
 #define GST_TYPE_GPUCCL_BLOB_DRAW_FLAGS (gst_gpuccl_blob_draw_flags_get_type ())
 GType gst_gpuccl_blob_draw_flags_get_type (void);
 

@@ -207,14 +207,21 @@ draw_frame (GstGpucclBlob * self, const Settings * s, const FormatDesc * f,
   frame.offset_g = f->offset_g;
   frame.offset_b = f->offset_b;
 
-  params.flags = s->draw;
+  params.flags = s->draw & ~GST_GPUCCL_BLOB_DRAW_IDS;
   params.r = (s->box_color >> 16) & 0xff;
   params.g = (s->box_color >> 8) & 0xff;
   params.b = s->box_color & 0xff;
   params.line_width = s->line_width;
 
-  if (gpuccl_draw (self->ctx, &frame, &params, &error) != GPUCCL_OK)
+  if (params.flags &&
+      gpuccl_draw (self->ctx, &frame, &params, &error) != GPUCCL_OK)
     return library_error (self, "Drawing the overlays", &error);
+  /* Ids on top. Tracked: the number that follows the object; else the
+   * blob id. */
+  if ((s->draw & GST_GPUCCL_BLOB_DRAW_IDS) &&
+      gpuccl_draw_ids (self->ctx, &frame, &params, s->track ?
+          (const guint32 *) self->track_ids->data : NULL, &error) != GPUCCL_OK)
+    return library_error (self, "Drawing the ids", &error);
   return GST_FLOW_OK;
 }
 

@@ -10,6 +10,7 @@
 
 #include "gstgpucclblob.h"
 #include "gstcclblobmeta.h"
+#include "gstgpucclblobenums.h"
 
 G_BEGIN_DECLS
 

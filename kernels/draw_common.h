@@ -9,8 +9,11 @@
  *   2. boxes     — the outline of each blob's bounding box, line_width
  *                  pixels thick, growing inwards (the box never leaves the
  *                  bounding box, so it never leaves the frame);
- *   3. centroids — a cross on each blob's centroid, clipped to the frame.
- * Boxes and crosses share one colour, so their relative order is moot.
+ *   3. centroids — a cross on each blob's centroid, clipped to the frame;
+ *   4. ids       — a number beside each box (gpuccl_draw_id_place()) in
+ *                  the digits of gpuccl_draw_digit_row(), clipped; drawn
+ *                  on the host whatever the backend.
+ * Boxes, crosses and ids share one colour, so their order is moot.
  *
  * Values written per frame format, for a colour (r, g, b):
  *   PACKED4  the R, G, B bytes at their offsets; the fourth byte untouched;
@@ -164,6 +167,49 @@ static inline GPUCCL_HD bool gpuccl_draw_on_cross(int x, int y,
   bool vertical = dy >= -c->arm && dy <= c->arm && dx >= c->lo &&
                   dx <= c->hi;
   return horizontal || vertical;
+}
+
+/* Ids: decimal digits on a grid of 3 x 5 cells, each cell a square of
+ * line_width + 1 pixels (at most GPUCCL_DRAW_MAX_CELL), one cell of space
+ * between digits. Row `row`
+ * (0 = top) of digit d as 3 bits, bit 2 the left cell. Host only. */
+static inline unsigned gpuccl_draw_digit_row(unsigned d, int row)
+{
+  /* Octal: one digit per row of cells, the top row first. */
+  static const unsigned short glyphs[10] = {
+      075557, /* 0 */ 026222, /* 1 */ 071747, /* 2 */ 071717, /* 3 */
+      055711, /* 4 */ 074717, /* 5 */ 074757, /* 6 */ 071111, /* 7 */
+      075757, /* 8 */ 075717, /* 9 */
+  };
+  return (glyphs[d % 10] >> (3 * (4 - row))) & 7u;
+}
+
+/* Where the id of a box goes: its first digit's top-left pixel and the
+ * cell size. Left-aligned with the box, one cell above it; below it when
+ * there is no room above; over its top edge when neither fits. */
+#define GPUCCL_DRAW_MAX_CELL 64
+
+typedef struct {
+  int x, y; /* top-left pixel of the first digit */
+  int cell; /* pixels per cell side */
+} GpucclIdPlace;
+
+static inline GpucclIdPlace gpuccl_draw_id_place(int x0, int y0, int y1,
+                                                 int height, int line_width)
+{
+  GpucclIdPlace p;
+  int text_h;
+  p.cell = line_width < GPUCCL_DRAW_MAX_CELL ? line_width + 1
+                                             : GPUCCL_DRAW_MAX_CELL;
+  text_h = 5 * p.cell;
+  p.x = x0;
+  if (y0 - p.cell - text_h >= 0)
+    p.y = y0 - p.cell - text_h;
+  else if (y1 + p.cell + text_h < height)
+    p.y = y1 + 1 + p.cell;
+  else
+    p.y = y0;
+  return p;
 }
 
 #endif /* GPUCCL_DRAW_COMMON_H */

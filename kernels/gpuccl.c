@@ -2,6 +2,7 @@
 /* The gpuccl front: argument checks, backend choice and dispatch. */
 #include "backend.h"
 #include "checked.h"
+#include "cpu/cpu.h"
 #include "draw_common.h"
 
 #include <stdarg.h>
@@ -373,10 +374,13 @@ static GpucclStatus check_frame(const GpucclFrame *frame, GpucclError *error)
   return GPUCCL_OK;
 }
 
-GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
-                         const GpucclDrawParams *params, GpucclError *error)
+/* What every overlay call needs: a context whose last result has the
+ * frame's size, a valid frame and a line width. */
+static GpucclStatus check_draw(const GpucclContext *ctx,
+                               const GpucclFrame *frame,
+                               const GpucclDrawParams *params,
+                               GpucclError *error)
 {
-  gpuccl_clear_error(error);
   if (!ctx || !frame || !params)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no context, frame or draw parameters");
@@ -391,6 +395,16 @@ GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
   if (params->line_width < 1)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "line width %d is below 1", params->line_width);
+  return GPUCCL_OK;
+}
+
+GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                         const GpucclDrawParams *params, GpucclError *error)
+{
+  gpuccl_clear_error(error);
+  GpucclStatus status = check_draw(ctx, frame, params, error);
+  if (status != GPUCCL_OK)
+    return status;
   if ((params->flags & GPUCCL_DRAW_LABELS) && !ctx->last.labels)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "drawing labels needs want_labels in the last "
@@ -401,6 +415,20 @@ GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
   if (clamped.line_width > GPUCCL_DRAW_WIDEST_LINE)
     clamped.line_width = GPUCCL_DRAW_WIDEST_LINE;
   return ctx->ops->draw(ctx, frame, &clamped, error);
+}
+
+GpucclStatus gpuccl_draw_ids(GpucclContext *ctx, const GpucclFrame *frame,
+                             const GpucclDrawParams *params,
+                             const uint32_t *ids, GpucclError *error)
+{
+  gpuccl_clear_error(error);
+  GpucclStatus status = check_draw(ctx, frame, params, error);
+  if (status != GPUCCL_OK)
+    return status;
+  /* A few small rectangles per blob: drawn on the host, where the frame
+   * is, by the same code for every backend. */
+  gpuccl_host_draw_ids(&ctx->last, frame, params, ids);
+  return GPUCCL_OK;
 }
 
 void *gpuccl_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,

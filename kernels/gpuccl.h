@@ -324,6 +324,18 @@ GPUCCL_API GpucclStatus gpuccl_draw(GpucclContext *ctx,
                                     const GpucclDrawParams *params,
                                     GpucclError *error);
 
+/* A number beside each blob's box of the last gpuccl_process() result, on
+ * top of what gpuccl_draw() drew: ids[i] for blob i (e.g. the tracker's id
+ * of that blob; 0 draws nothing), n_blobs entries, or the blob ids when
+ * ids is NULL. Digits and placement in draw_common.h, in the colour and
+ * line width of params (its flags are not used). Drawn on the host,
+ * whatever the backend. */
+GPUCCL_API GpucclStatus gpuccl_draw_ids(GpucclContext *ctx,
+                                        const GpucclFrame *frame,
+                                        const GpucclDrawParams *params,
+                                        const uint32_t *ids,
+                                        GpucclError *error);
+
 GPUCCL_API const char *gpuccl_status_name(GpucclStatus status);
 GPUCCL_API const char *gpuccl_backend_name(GpucclBackend backend);
 

@@ -210,6 +210,46 @@ static GpucclStatus draw_all_labels(const GpucclResult *last,
   return GPUCCL_OK;
 }
 
+/* One number, digit cells as small rectangles, clipped by fill_rect. */
+static void draw_number(const GpucclFrame *f, uint32_t n, GpucclIdPlace at,
+                        const Pen *pen)
+{
+  char digits[10];
+  int count = 0;
+  do {
+    digits[count++] = (char)(n % 10);
+    n /= 10;
+  } while (n);
+  for (int k = 0; k < count; k++) {
+    unsigned d = (unsigned)digits[count - 1 - k];
+    int left = at.x + k * 4 * at.cell;
+    for (int row = 0; row < 5; row++) {
+      unsigned bits = gpuccl_draw_digit_row(d, row);
+      for (int col = 0; col < 3; col++)
+        if (bits & (4u >> col)) {
+          int x = left + col * at.cell, y = at.y + row * at.cell;
+          fill_rect(f, x, y, x + at.cell - 1, y + at.cell - 1, pen);
+        }
+    }
+  }
+}
+
+void gpuccl_host_draw_ids(const GpucclResult *last, const GpucclFrame *frame,
+                          const GpucclDrawParams *params, const uint32_t *ids)
+{
+  Pen pen = pen_from_rgb(params->r, params->g, params->b);
+  for (size_t i = 0; i < last->n_blobs; i++) {
+    const GpucclBlob *b = &last->blobs[i];
+    uint32_t id = ids ? ids[i] : b->id;
+    if (id == 0)
+      continue;
+    draw_number(frame, id,
+                gpuccl_draw_id_place((int)b->x0, (int)b->y0, (int)b->y1,
+                                     frame->height, params->line_width),
+                &pen);
+  }
+}
+
 GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
                              const GpucclDrawParams *params, GpucclError *error)
 {

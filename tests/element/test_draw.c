@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* gpucclblob overlays, pixel by pixel, for every format: box outlines and
- * centroid crosses exactly where the geometry says (computed here from the
- * known rectangles, not by the element's code), every other byte of the
- * frame untouched; label colouring uniform per blob, filtered blobs and
- * background untouched. */
+/* gpucclblob overlays, pixel by pixel, for every format: box outlines,
+ * centroid crosses and ids exactly where the geometry says (computed here
+ * from the known rectangles and the digits as drawn in draw_common.h's
+ * description, not by the element's code), every other byte of the frame
+ * untouched; label colouring uniform per blob, filtered blobs and
+ * background untouched; ids that follow the tracks. */
 #include "element_common.h"
+
+#include "gstcclblobmeta.h"
 
 #include <math.h>
 #include <string.h>
@@ -80,6 +83,46 @@ expected_mask (gboolean boxes, gboolean crosses, gint lw, gboolean * mask)
           mask[y * W + x] = TRUE;
       }
   }
+}
+
+/* The digits of draw=ids as pictures: 3 x 5 cells. */
+static const gchar *const digit_pictures[10][5] = {
+  {"###", "#.#", "#.#", "#.#", "###"}, {".#.", "##.", ".#.", ".#.", ".#."},
+  {"###", "..#", "###", "#..", "###"}, {"###", "..#", "###", "..#", "###"},
+  {"#.#", "#.#", "###", "..#", "..#"}, {"###", "#..", "###", "..#", "###"},
+  {"###", "#..", "###", "#.#", "###"}, {"###", "..#", "..#", "..#", "..#"},
+  {"###", "#.#", "###", "#.#", "###"}, {"###", "#.#", "###", "..#", "###"},
+};
+
+/* Add the pixels of number `id` drawn beside the box (x0, y0)-(.., y1):
+ * cells of lw + 1 pixels, one cell between digits, left-aligned with the
+ * box, one cell above it, else one cell below it, else from its top row;
+ * clipped to the frame. */
+static void
+add_id_mask (gint x0, gint y0, gint y1, guint id, gint lw, gboolean * mask)
+{
+  gint cell = lw + 1, top;
+  gchar digits[16];
+  gint n = g_snprintf (digits, sizeof digits, "%u", id);
+
+  if (y0 - cell - 5 * cell >= 0)
+    top = y0 - cell - 5 * cell;
+  else if (y1 + cell + 5 * cell < H)
+    top = y1 + 1 + cell;
+  else
+    top = y0;
+  for (gint k = 0; k < n; k++)
+    for (gint row = 0; row < 5; row++)
+      for (gint col = 0; col < 3; col++) {
+        if (digit_pictures[digits[k] - '0'][row][col] != '#')
+          continue;
+        for (gint dy = 0; dy < cell; dy++)
+          for (gint dx = 0; dx < cell; dx++) {
+            gint x = x0 + (4 * k + col) * cell + dx, y = top + row * cell + dy;
+            if (x < W && y < H)
+              mask[y * W + x] = TRUE;
+          }
+      }
 }
 
 static gboolean
@@ -207,6 +250,17 @@ check_drawn (GstBuffer * in, GstBuffer * out, const GstVideoInfo * info,
   gst_video_frame_unmap (&fi);
 }
 
+/* Is `flag` one of the '+'-separated flags of `draw`? */
+static gboolean
+draws (const gchar * draw, const gchar * flag)
+{
+  gchar **flags = g_strsplit (draw, "+", -1);
+  gboolean found = g_strv_contains ((const gchar * const *) flags, flag);
+
+  g_strfreev (flags);
+  return found;
+}
+
 static void
 run_draw_case (GstVideoFormat format, const gchar * draw, gint lw,
     guint32 argb)
@@ -225,8 +279,11 @@ run_draw_case (GstVideoFormat format, const gchar * draw, gint lw,
   in = rect_frame (&info);
   /* The element writes in place: keep a pristine reference. */
   out = element_push_pull (h, gst_buffer_copy_deep (in));
-  expected_mask (strstr (draw, "boxes") != NULL,
-      strstr (draw, "centroids") != NULL, lw, mask);
+  expected_mask (draws (draw, "boxes"), draws (draw, "centroids"), lw, mask);
+  /* Untracked: the blob ids, 1.. in the rectangles' raster order. */
+  if (draws (draw, "ids"))
+    for (gsize r = 0; r < N_RECTS; r++)
+      add_id_mask (rects[r][0], rects[r][1], rects[r][3], r + 1, lw, mask);
   check_drawn (in, out, &info, mask, (argb >> 16) & 0xff, (argb >> 8) & 0xff,
       argb & 0xff);
 
@@ -259,6 +316,71 @@ GST_START_TEST (test_boxes_and_centroids)
 {
   for (gsize f = 0; f < n_element_formats; f++)
     run_draw_case (element_formats[f], "boxes+centroids", 2, 0x80123456);
+}
+
+GST_END_TEST;
+
+/* Ids at every line width's cell size, each of the three placements
+ * (above the box, below it, over its top edge at lw 3), clipped. */
+GST_START_TEST (test_ids)
+{
+  for (gsize f = 0; f < n_element_formats; f++)
+    for (gint lw = 1; lw <= 3; lw++)
+      run_draw_case (element_formats[f], lw == 2 ? "boxes+ids" : "ids", lw,
+          0xff20c0ff);
+}
+
+GST_END_TEST;
+
+/* Two squares that swap raster order between two frames: their blob ids
+ * swap, their track ids stay, and the numbers drawn are the track ids. */
+GST_START_TEST (test_ids_follow_tracks)
+{
+  static const gint squares[2][2][2] = {        /* [frame][square] x, y */
+    {{5, 10}, {30, 12}}, {{6, 14}, {31, 12}},
+  };
+  const gint side = 6;
+  GstHarness *h = element_harness_new ("draw=ids track=true line-width=1 "
+      "box-color=0xffffffff");
+  GstCaps *caps = element_caps (GST_VIDEO_FORMAT_GRAY8, W, H);
+  gboolean *mask = g_new (gboolean, W * H);
+  guint track_of[2] = { 0, 0 };
+  GstVideoInfo info;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_harness_set_src_caps (h, caps);
+  for (gint k = 0; k < 2; k++) {
+    guint8 *levels = g_malloc0 (W * H);
+    GstBuffer *in, *out;
+    GstCclBlobMeta *meta;
+
+    for (gint s = 0; s < 2; s++)
+      for (gint y = 0; y < side; y++)
+        memset (levels + (squares[k][s][1] + y) * W + squares[k][s][0], 255,
+            side);
+    in = element_make_frame (&info, levels, "luma", 9 + k);
+    out = element_push_pull (h, gst_buffer_copy_deep (in));
+    meta = gst_buffer_get_ccl_blob_meta (out);
+    fail_unless (meta && meta->n_blobs == 2);
+    memset (mask, 0, sizeof (gboolean) * W * H);
+    for (guint i = 0; i < 2; i++) {
+      const GstCclBlob *b = &meta->blobs[i];
+      gint s = b->x0 == (guint) squares[k][1][0];   /* which square */
+      /* Raster order: square 0 first in frame 0, second in frame 1. */
+      fail_unless_equals_int (b->id, k == 0 ? s + 1 : 2 - s);
+      if (k == 0)
+        track_of[s] = b->track_id;
+      fail_unless_equals_int (b->track_id, track_of[s]);
+      add_id_mask (b->x0, b->y0, b->y1, b->track_id, 1, mask);
+    }
+    fail_unless (track_of[0] != track_of[1] && track_of[0] && track_of[1]);
+    check_drawn (in, out, &info, mask, 255, 255, 255);
+    gst_buffer_unref (in);
+    gst_buffer_unref (out);
+    g_free (levels);
+  }
+  g_free (mask);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -391,6 +513,8 @@ draw_suite (void)
   tcase_add_test (tc, test_boxes_and_centroids);
   tcase_add_test (tc, test_labels);
   tcase_add_test (tc, test_labels_under_boxes);
+  tcase_add_test (tc, test_ids);
+  tcase_add_test (tc, test_ids_follow_tracks);
   return s;
 }
 

@@ -16,14 +16,17 @@
 /* Pixels the centroid crosses of one frame may cover at most. */
 #define FUZZ_CROSS_PIXEL_BUDGET (UINT64_C(1) << 25)
 
-/* The widest line width up to `wanted` whose crosses, one per blob, stay
- * within the budget: a cross of width w covers up to 2 (6w + 1) w <= 14 w^2
- * pixels. Widths below 2 (the invalid ones too) are returned unchanged. */
-static inline int fuzz_line_width_cap(uint64_t blobs, int wanted)
+/* The widest line width up to `wanted` whose crosses (and ids, when
+ * drawn), one per blob, stay within the budget: a cross of width w covers
+ * up to 2 (6w + 1) w <= 14 w^2 pixels, an id up to 10 digits of 13 cells
+ * of (w + 1)^2. Widths below 2 (the invalid ones too) are returned
+ * unchanged. */
+static inline int fuzz_line_width_cap(uint64_t blobs, int wanted, int ids)
 {
   int w = wanted;
-  while (w > 1 && UINT64_C(14) * (uint64_t)w * (uint64_t)w * blobs >
-                      FUZZ_CROSS_PIXEL_BUDGET)
+  while (w > 1 && (UINT64_C(14) * (uint64_t)w * (uint64_t)w +
+                   (ids ? UINT64_C(130) * (uint64_t)(w + 1) * (uint64_t)(w + 1)
+                        : 0)) * blobs > FUZZ_CROSS_PIXEL_BUDGET)
     w--;
   return w;
 }

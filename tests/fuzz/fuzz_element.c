@@ -56,10 +56,24 @@ typedef struct {
  * pixels (a checkerboard). Every width 1..40 stays reachable up to 54x54
  * (64x64: up to 34, 400x400: up to 5). */
 static gint
-line_width_cap (const Caps * c, gint wanted)
+line_width_cap (const Caps * c, gint wanted, gboolean ids)
 {
   return fuzz_line_width_cap (((guint64) c->width * c->height + 1) / 2,
-      wanted);
+      wanted, ids);
+}
+
+/* Does the element draw ids now? (The flag's value from its GFlags.) */
+static gboolean
+draws_ids (GstElement * e)
+{
+  GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "draw");
+  GFlagsValue *ids = g_flags_get_value_by_nick (G_PARAM_SPEC_FLAGS
+      (spec)->flags_class, "ids");
+  guint draw;
+
+  g_object_get (e, "draw", &draw, NULL);
+  return ids && (draw & ids->value);
 }
 
 static void
@@ -115,7 +129,7 @@ choose_properties (FuzzBytes * in, GstElement * e, gint * line_width)
       fuzz_bool (in) ? "4" : "8");
   gst_util_set_object_arg (G_OBJECT (e), "channel",
       channels[fuzz_range (in, 0, 3)]);
-  g_object_set (e, "draw", (guint) fuzz_range (in, 0, 7), NULL);
+  g_object_set (e, "draw", (guint) fuzz_range (in, 0, 15), NULL);
   return max_blobs;
 }
 
@@ -173,7 +187,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
     /* The caps of the frame now going in set the width (a property
      * change between frames is itself something the element must take). */
     g_object_set (h->element, "line-width", line_width_cap (&caps,
-            line_width), NULL);
+            line_width, draws_ids (h->element)), NULL);
     n = what == 2 ? 0                           /* empty */
         : what == 3 ? (gsize) fuzz_range (&in, 0, frame - 1)    /* short */
         : what == 4 ? frame + fuzz_u8 (&in)     /* oversized */

@@ -362,7 +362,18 @@ static void check_draw(GpucclContext *ctx, FuzzBytes *in,
   dp.b = fuzz_u8(in);
   dp.line_width = fuzz_range(in, -1, 40);
   /* Narrowed to the overlay budget for this many blobs (fuzz_budget.h). */
-  dp.line_width = fuzz_line_width_cap(r->n_blobs, dp.line_width);
+  /* Ids on top (gpuccl_draw_ids): the blob ids, or numbers of any size
+   * (0: none drawn). */
+  uint8_t ids_choice = fuzz_u8(in);
+  bool draw_ids = ids_choice & 1;
+  dp.line_width = fuzz_line_width_cap(r->n_blobs, dp.line_width, draw_ids);
+  uint32_t *ids = NULL;
+  if (draw_ids && (ids_choice & 2)) {
+    ids = malloc((r->n_blobs + 1) * sizeof *ids);
+    FUZZ_CHECK(ids, "out of memory");
+    for (size_t i = 0; i < r->n_blobs; i++)
+      ids[i] = fuzz_u8(in) & 1 ? (uint32_t)fuzz_u8(in) : UINT32_MAX - fuzz_u8(in);
+  }
   uint8_t *before = malloc(ff.size[0]);
   FUZZ_CHECK(before, "out of memory");
   memcpy(before, ff.f.data[0], ff.size[0]);
@@ -379,6 +390,13 @@ static void check_draw(GpucclContext *ctx, FuzzBytes *in,
   else
     FUZZ_CHECK(st == GPUCCL_OK || st == GPUCCL_ERROR_UNSUPPORTED,
                "draw failed: %s (%s)", gpuccl_status_name(st), err.message);
+  if (draw_ids) {
+    GpucclStatus st_ids = gpuccl_draw_ids(ctx, &ff.f, &dp, ids, &err);
+    FUZZ_CHECK(st_ids == (dp.line_width < 1 ? GPUCCL_ERROR_INVALID_ARGUMENT
+                                            : GPUCCL_OK),
+               "draw_ids with line width %d: %s (%s)", dp.line_width,
+               gpuccl_status_name(st_ids), err.message);
+  }
 
   for (int i = 0; i < ff.planes; i++)
     for (size_t y = 0; y + 1 < ff.rows[i]; y++)
@@ -388,7 +406,8 @@ static void check_draw(GpucclContext *ctx, FuzzBytes *in,
                    i, y);
   /* Without a failure, nothing drawn means nothing changed; boxes alone
    * change only pixels inside some blob's box (they grow inwards). */
-  if (st == GPUCCL_OK && (dp.flags == 0 || dp.flags == GPUCCL_DRAW_BOXES)) {
+  if (st == GPUCCL_OK && !draw_ids &&
+      (dp.flags == 0 || dp.flags == GPUCCL_DRAW_BOXES)) {
     int32_t *cover = boxes_cover(r, dp.flags ? r->n_blobs : 0);
     size_t bpp = ff.row_bytes[0] / (size_t)r->width;
     for (int y = 0; y < r->height; y++)
@@ -403,6 +422,7 @@ static void check_draw(GpucclContext *ctx, FuzzBytes *in,
     free(cover);
   }
   free(before);
+  free(ids);
   frame_free(&ff);
 }
 
