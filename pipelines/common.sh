@@ -38,39 +38,48 @@ watch_app() {
 # True when GStreamer has the element named $1.
 have_element() { gst-inspect-1.0 "$1" >/dev/null 2>&1; }
 
-# The moving-balls source: five `videotestsrc pattern=ball` (each ball bright
-# on black, moving on its own path because each tile has its own size)
-# placed side by side by a compositor, with gaps so that no two balls ever
-# touch: every frame has exactly BALLS_COUNT blobs. Two gst-launch
+# The moving-balls source: four bright balls on black, built from
+# `videotestsrc pattern=ball` (a ball on a transparent background, moving
+# on a Lissajous path set by its tile's size) in tiles a compositor lays
+# over each other. Two pairs of tiles overlap, one tile of each pair
+# mirrored (videoflip), so the two balls of a pair run towards each other,
+# touch (one blob for 4 to 7 frames) and part again: frames 16-19, 81-84
+# and 216-219 on the left, 7-13, 87-93 and 207-213 on the right (30 fps,
+# frames from 0). Two gst-launch
 # fragments: balls_mix is the compositor, ending in raw I420 960x360 at
-# 30 fps (link your elements after it); balls_tiles N is the sources, N
-# frames each (append it after your chain).
-BALLS_COUNT=5
+# 30 fps (link your elements after it); balls_tiles N [ONLY] is the
+# sources, N frames each (append it after your chain); with ONLY (0..3)
+# every other ball is transparent, so that ball is alone on the same path.
+BALLS_COUNT=4
 BALLS_TILES=(
-  # x   y    w    h    ARGB colour
-  "0    0    360  360  0xffffffff"
-  "370  0    300  170  0xffffff40"
-  "370  180  300  180  0xff40ffff"
-  "680  0    280  220  0xffff80ff"
-  "680  230  280  130  0xff80ff80"
+  # x   y    w    h    mirror   ARGB colour
+  "10   20   420  300  identity 0xffffffff"
+  "210  50   420  300  horiz    0xffffff40"
+  "630  20   260  300  identity 0xff40ffff"
+  "700  50   260  300  horiz    0xffff80ff"
 )
 
 balls_mix() {
-  local mix="compositor name=mix background=black" i=0 x y w h c
+  local mix="compositor name=mix background=black" i=0 x y w h m c
   for t in "${BALLS_TILES[@]}"; do
-    read -r x y w h c <<<"$t"
+    read -r x y w h m c <<<"$t"
     mix+=" sink_$i::xpos=$x sink_$i::ypos=$y"
     i=$((i + 1))
   done
-  echo "$mix ! video/x-raw,format=I420,width=960,height=360,framerate=30/1"
+  echo "$mix ! video/x-raw,width=960,height=360,framerate=30/1 ! videoconvert ! video/x-raw,format=I420"
 }
 
 balls_tiles() {
-  local frames=$1 srcs="" i=0 x y w h c
+  local frames=$1 only=${2:-} srcs="" i=0 x y w h m c
   for t in "${BALLS_TILES[@]}"; do
-    read -r x y w h c <<<"$t"
-    srcs+=" videotestsrc pattern=ball motion=wavy foreground-color=$c num-buffers=$frames"
-    srcs+=" ! video/x-raw,width=$w,height=$h,framerate=30/1 ! mix.sink_$i"
+    read -r x y w h m c <<<"$t"
+    if [ -n "$only" ] && [ "$only" != "$i" ]; then
+      c=0x00000000
+    fi
+    srcs+=" videotestsrc pattern=ball motion=wavy foreground-color=$c"
+    srcs+=" background-color=0x00000000 num-buffers=$frames"
+    srcs+=" ! video/x-raw,format=BGRA,width=$w,height=$h,framerate=30/1"
+    srcs+=" ! videoflip video-direction=$m ! mix.sink_$i"
     i=$((i + 1))
   done
   echo "$srcs"

@@ -35,10 +35,11 @@ if [ -z "$uri" ]; then
 fi
 
 # sync=false: a file is processed as fast as it decodes; a live source
-# (RTSP) paces itself.
+# (RTSP) paces itself. track-max-lost=15: an object hidden in a merged
+# blob for up to 15 frames keeps its id.
 "$app" -o "$out/blobs.jsonl" \
   uridecodebin uri="$uri" ! videoconvert \
-  ! gpucclblob backend="$GPUCCL_BACKEND" track=true \
+  ! gpucclblob backend="$GPUCCL_BACKEND" track=true track-max-lost=15 \
   ! appsink name=sink sync=false
 
 frames=$(wc -l <"$out/blobs.jsonl")
