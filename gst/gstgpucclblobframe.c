@@ -219,8 +219,8 @@ draw_frame (GstGpucclBlob * self, const Settings * s, const FormatDesc * f,
   /* Ids on top. Tracked: the number that follows the object; else the
    * blob id. */
   if ((s->draw & GST_GPUCCL_BLOB_DRAW_IDS) &&
-      gpuccl_draw_ids (self->ctx, &frame, &params, s->track ?
-          (const guint32 *) self->track_ids->data : NULL, &error) != GPUCCL_OK)
+      gpuccl_draw_ids (self->ctx, &frame, &params,
+          s->track ? self->track_ids : NULL, &error) != GPUCCL_OK)
     return library_error (self, "Drawing the ids", &error);
   return GST_FLOW_OK;
 }
