@@ -504,7 +504,7 @@ static void test_dense(void)
 /* Edges of the matching: ties, crowded cells, borders, many blobs,    */
 /* and the global greedy order against a brute-force reference.       */
 
-/* IoU of two inclusive boxes given by centre and size, as the README
+/* IoU of two inclusive boxes given by centre and size, as docs/element.md
  * defines the tie-break (written here independently). */
 static double ref_iou(double ax, double ay, double aw, double ah,
                       const GpucclBlob *b)
