@@ -122,9 +122,19 @@ def png_gray(path, w, h, pixel):
                 + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
-def merged_frames(first, last):
-    """Frames in first..last where the demo shows one blob less."""
-    return {k for a, b in MERGES for k in range(a, b + 1) if first <= k <= last}
+def merged_frames(last, margin=0):
+    """Frames in 0..last where the demo shows one blob less, each merge
+    widened (margin > 0) or narrowed (margin < 0) by margin frames."""
+    return {k for a, b in MERGES for k in range(a - margin, b + margin + 1)
+            if 0 <= k <= last}
+
+
+def check_merges(fewer, last, what):
+    """The frames with one blob less are the scene's merges; one frame more
+    or less at either end of a merge is allowed (another GStreamer version
+    may draw the balls' rims a little differently, a codec may blur them)."""
+    check(merged_frames(last, -1) <= fewer <= merged_frames(last, 1),
+          f"{what}: frames with one blob less {sorted(fewer)}, merges {MERGES}")
 
 
 def test_demo():
@@ -157,9 +167,8 @@ def test_demo():
               __import__("re").findall(r"count=\(uint\)(\d+)",
                                        open(os.path.join(out, "messages.log")).read())]
     check(len(counts) == frames, f"{len(counts)} messages for {frames} frames")
-    fewer = {k for k, c in enumerate(counts) if c < BALLS}
-    check(fewer == merged_frames(0, frames - 1) and all(c >= BALLS - 2 for c in counts),
-          f"frames with fewer blobs {sorted(fewer)}")
+    check_merges({k for k, c in enumerate(counts) if c < BALLS}, frames - 1, "demo")
+    check(all(c in (BALLS - 1, BALLS) for c in counts), f"blob counts {sorted(set(counts))}")
     check("track ids seen: 1 2 3 4" in [l.strip() for l in p.stdout.splitlines()],
           f"summary: {p.stdout}")
     if shutil.which("gst-inspect-1.0") and run(["gst-inspect-1.0", "vp8enc"]).returncode == 0:
@@ -197,7 +206,7 @@ def test_demo_tracks():
     check(p.returncode == 0 and len(lines) == frames, f"scene: exit {p.returncode}")
     ball_of = {}   # track id -> ball
     for k, f in enumerate(lines):
-        if k in merged_frames(0, frames - 1):
+        if k in merged_frames(frames - 1, 1):
             continue
         check(f["count"] == BALLS, f"frame {k}: {f['count']} blobs")
         for b in f["blobs"]:
@@ -230,9 +239,10 @@ def test_uri():
     check(len(lines) == frames, f"{len(lines)} JSON lines for {frames} frames")
     tracks = set()
     for f in lines:
-        want = BALLS - 1 if f["frame"] in merged_frames(0, frames - 1) else BALLS
-        check(f["count"] == want == len(f["blobs"]), f"frame {f['frame']}: {f['count']} blobs")
+        check(f["count"] in (BALLS - 1, BALLS) and f["count"] == len(f["blobs"]),
+              f"frame {f['frame']}: {f['count']} blobs")
         tracks |= {b["track-id"] for b in f["blobs"]}
+    check_merges({f["frame"] for f in lines if f["count"] < BALLS}, frames - 1, "uri")
     # The balls meet and part but never leave: one track each for the clip.
     check(tracks == set(range(1, BALLS + 1)), f"track ids {sorted(tracks)}")
     shutil.rmtree(out)
