@@ -62,8 +62,17 @@ GST_DEBUG_CATEGORY (gst_gpuccl_blob_debug);
 #else
 #define GRAY16_FORMAT
 #endif
-#define VIDEO_CAPS GST_VIDEO_CAPS_MAKE ("{ GRAY8, " GRAY16_FORMAT \
-    "NV12, I420, YV12, RGBA, BGRA, RGBx, BGRx }")
+#define FORMATS "{ GRAY8, " GRAY16_FORMAT \
+    "NV12, I420, YV12, RGBA, BGRA, RGBx, BGRx }"
+#ifdef HAVE_GST_CUDA
+/* CUDA memory first: a GPU upstream and downstream keep the frame on the
+ * device; a neighbour without it negotiates system memory. */
+#define VIDEO_CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES \
+    (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, FORMATS) "; " \
+    GST_VIDEO_CAPS_MAKE (FORMATS)
+#else
+#define VIDEO_CAPS GST_VIDEO_CAPS_MAKE (FORMATS)
+#endif
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (VIDEO_CAPS));
@@ -87,8 +96,35 @@ gst_gpuccl_blob_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     return GST_FLOW_OK;
   if (!gst_gpuccl_blob_check_buffer (GST_GPUCCL_BLOB (trans), buf))
     return GST_FLOW_ERROR;
+#ifdef HAVE_GST_CUDA
+  {
+    GstFlowReturn ret;
+    if (gst_gpuccl_blob_cuda_transform_ip (GST_GPUCCL_BLOB (trans), buf,
+            &ret))
+      return ret;
+  }
+#endif
   return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans, buf);
 }
+
+#ifdef HAVE_GST_CUDA
+static void
+gst_gpuccl_blob_set_context (GstElement * element, GstContext * context)
+{
+  gst_gpuccl_blob_cuda_set_context (GST_GPUCCL_BLOB (element), context);
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_gpuccl_blob_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  if (gst_gpuccl_blob_cuda_query (GST_GPUCCL_BLOB (trans), query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+}
+#endif
 
 /* Controlled properties follow the stream time of each buffer. */
 static void
@@ -145,6 +181,11 @@ gst_gpuccl_blob_stop (GstBaseTransform * trans)
   GstGpucclBlob *self = GST_GPUCCL_BLOB (trans);
 
   gst_gpuccl_blob_close_context (self);
+#ifdef HAVE_GST_CUDA
+  /* The library context before the CUDA context it lives in. */
+  gst_gpuccl_blob_cuda_close (self);
+  gst_clear_object (&self->cuda_context);
+#endif
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
   g_clear_pointer (&self->table, g_free);
   g_clear_pointer (&self->track_ids, g_free);
@@ -161,6 +202,10 @@ gst_gpuccl_blob_finalize (GObject * object)
   GstGpucclBlob *self = GST_GPUCCL_BLOB (object);
 
   gst_gpuccl_blob_close_context (self);
+#ifdef HAVE_GST_CUDA
+  gst_gpuccl_blob_cuda_close (self);
+  gst_clear_object (&self->cuda_context);
+#endif
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
   g_free (self->table);
   g_free (self->track_ids);
@@ -200,6 +245,10 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
       GST_DEBUG_FUNCPTR (gst_gpuccl_blob_propose_allocation);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_sink_event);
   trans_class->transform_ip_on_passthrough = TRUE;
+#ifdef HAVE_GST_CUDA
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_set_context);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_query);
+#endif
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_set_info);
   filter_class->transform_frame_ip =
       GST_DEBUG_FUNCPTR (gst_gpuccl_blob_transform_frame_ip);

@@ -86,11 +86,11 @@ ensure_context (GstGpucclBlob * self, const Settings * s)
 /* With tracking on a backend that searches (CUDA), the labeling also
  * finds each track's nearest blob: ask for the tracks' predictions. */
 static void
-ask_nearest (GstGpucclBlob * self, const Settings * s, GpucclParams * p,
-    GpucclNearestRequest * request)
+ask_nearest (GstGpucclBlob * self, GpucclContext * ctx, const Settings * s,
+    GpucclParams * p, GpucclNearestRequest * request)
 {
   if (s->track && self->tracker &&
-      gpuccl_context_backend (self->ctx) == GPUCCL_BACKEND_CUDA) {
+      gpuccl_context_backend (ctx) == GPUCCL_BACKEND_CUDA) {
     gpuccl_tracker_predict (self->tracker, request);
     p->nearest = request;
   }
@@ -189,8 +189,8 @@ library_error (GstGpucclBlob * self, const char *what,
 }
 
 static GstFlowReturn
-draw_frame (GstGpucclBlob * self, const Settings * s, const FormatDesc * f,
-    GstVideoFrame * vframe)
+draw_frame (GstGpucclBlob * self, GpucclContext * ctx, const Settings * s,
+    const FormatDesc * f, GstVideoFrame * vframe)
 {
   GpucclFrame frame = { 0 };
   GpucclDrawParams params = { 0 };
@@ -214,25 +214,23 @@ draw_frame (GstGpucclBlob * self, const Settings * s, const FormatDesc * f,
   params.line_width = s->line_width;
 
   if (params.flags &&
-      gpuccl_draw (self->ctx, &frame, &params, &error) != GPUCCL_OK)
+      gpuccl_draw (ctx, &frame, &params, &error) != GPUCCL_OK)
     return library_error (self, "Drawing the overlays", &error);
   /* Ids on top. Tracked: the number that follows the object; else the
    * blob id. */
   if ((s->draw & GST_GPUCCL_BLOB_DRAW_IDS) &&
-      gpuccl_draw_ids (self->ctx, &frame, &params,
+      gpuccl_draw_ids (ctx, &frame, &params,
           s->track ? self->track_ids : NULL, &error) != GPUCCL_OK)
     return library_error (self, "Drawing the ids", &error);
   return GST_FLOW_OK;
 }
 
-/* Label the frame, track its blobs, draw the overlays, report. */
+/* Label the frame on ctx, track its blobs, draw the overlays, report. The
+ * frame's planes are host memory, or device memory of ctx's CUDA context. */
 GstFlowReturn
-gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
-    GstVideoFrame * vframe)
+gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
+    const Settings * s, const FormatDesc * f, GstVideoFrame * vframe)
 {
-  GstGpucclBlob *self = GST_GPUCCL_BLOB (filter);
-  Settings s;
-  FormatDesc f;
   GpucclParams params;
   GpucclNearestRequest request;
   GpucclImage image = { 0 };
@@ -242,29 +240,20 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   GstClockTime start, asked, labeled;
   GstFlowReturn ret = GST_FLOW_OK;
 
-  GST_OBJECT_LOCK (self);
-  s = self->settings;
-  f = self->format;
-  GST_OBJECT_UNLOCK (self);
-
-  if (!ensure_context (self, &s))
-    return GST_FLOW_ERROR;
-
-  image.data = GST_VIDEO_FRAME_PLANE_DATA (vframe, f.plane[0]);
+  image.data = GST_VIDEO_FRAME_PLANE_DATA (vframe, f->plane[0]);
   image.width = GST_VIDEO_FRAME_WIDTH (vframe);
   image.height = GST_VIDEO_FRAME_HEIGHT (vframe);
-  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, f.plane[0]);
-  image.format = f.pixel;
-  image.offset_r = f.offset_r;
-  image.offset_g = f.offset_g;
-  image.offset_b = f.offset_b;
-  fill_params (&params, &s, &f);
+  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, f->plane[0]);
+  image.format = f->pixel;
+  image.offset_r = f->offset_r;
+  image.offset_g = f->offset_g;
+  image.offset_b = f->offset_b;
+  fill_params (&params, s, f);
 
   start = gst_util_get_timestamp ();
-  ask_nearest (self, &s, &params, &request);
+  ask_nearest (self, ctx, s, &params, &request);
   asked = gst_util_get_timestamp ();
-  if (gpuccl_process (self->ctx, &image, &params, &result, &error)
-      != GPUCCL_OK)
+  if (gpuccl_process (ctx, &image, &params, &result, &error) != GPUCCL_OK)
     return library_error (self, "Labeling", &error);
   labeled = gst_util_get_timestamp ();
   times.processing_ns = labeled - asked;
@@ -272,33 +261,53 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
       "threshold %d, %" G_GUINT64_FORMAT " ns", result.n_blobs,
       result.n_components, result.threshold, times.processing_ns);
 
-  if (!gst_gpuccl_blob_reserve_frame (self, &s, result.n_blobs))
+  if (!gst_gpuccl_blob_reserve_frame (self, s, result.n_blobs))
     return GST_FLOW_ERROR;
-  track_blobs (self, &s, &params, &result);
+  track_blobs (self, s, &params, &result);
   /* The tracker's host part, on both sides of the labeling: the
    * predictions, then the matching. */
-  times.tracking_ns = s.track ? (asked - start) +
+  times.tracking_ns = s->track ? (asked - start) +
       (gst_util_get_timestamp () - labeled) : 0;
 
   /* The draw property may have been set after this buffer was mapped
    * read-only in passthrough: then draw from the next frame on. */
-  if (s.draw && (vframe->map[0].flags & GST_MAP_WRITE))
-    ret = draw_frame (self, &s, &f, vframe);
+  if (s->draw && (vframe->map[0].flags & GST_MAP_WRITE))
+    ret = draw_frame (self, ctx, s, f, vframe);
   if (ret != GST_FLOW_OK)
     return ret;
 
-  if (s.attach_meta || s.post_messages) {
+  if (s->attach_meta || s->post_messages) {
     const GstCclBlob *blobs = gst_gpuccl_blob_collect_blobs (self, &result);
-    if (s.attach_meta && !gst_gpuccl_blob_attach_metas (vframe->buffer,
+    if (s->attach_meta && !gst_gpuccl_blob_attach_metas (vframe->buffer,
             &result, blobs, &times)) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
           ("Not enough memory for the blob table of %" G_GSIZE_FORMAT
               " blobs", result.n_blobs), (NULL));
       return GST_FLOW_ERROR;
     }
-    if (s.post_messages)
+    if (s->post_messages)
       gst_gpuccl_blob_post_message (self, vframe->buffer, &result, blobs,
           &times);
   }
   return GST_FLOW_OK;
+}
+
+/* A frame in host memory (mapped by GstVideoFilter), on the context of the
+ * backend and device the properties ask for. */
+GstFlowReturn
+gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
+    GstVideoFrame * vframe)
+{
+  GstGpucclBlob *self = GST_GPUCCL_BLOB (filter);
+  Settings s;
+  FormatDesc f;
+
+  GST_OBJECT_LOCK (self);
+  s = self->settings;
+  f = self->format;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!ensure_context (self, &s))
+    return GST_FLOW_ERROR;
+  return gst_gpuccl_blob_process_frame (self, self->ctx, &s, &f, vframe);
 }

@@ -61,6 +61,10 @@ gst_gpuccl_blob_offer_pool (GstGpucclBlob * self, GstQuery * query)
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !gst_video_info_from_caps (&info, caps))
     return;
+  /* Device memory comes from a CUDA pool (upstream's or downstream's). */
+  if (!gst_caps_features_is_equal (gst_caps_get_features (caps, 0),
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return;
   allocator = get_allocator (self);
   if (!allocator)
     return;

@@ -4,13 +4,19 @@
  * gstgpucclblobprops.c the properties, gstgpucclblobformat.c the
  * negotiated format and incoming buffers, gstgpucclblobframe.c the
  * library context and the per-frame work, gstgpucclblobresults.c the
- * metadata and messages, gstgpucclblobpool.c the pool offered upstream. */
+ * metadata and messages, gstgpucclblobpool.c the pool offered upstream,
+ * gstgpucclblobcuda.c CUDA memory (built with gstreamer-cuda-1.0). */
 #ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
 #define __GST_GPUCCL_BLOB_PRIVATE_H__
 
 #include "gstgpucclblob.h"
 #include "gstcclblobmeta.h"
 #include "gstgpucclblobenums.h"
+
+#ifdef HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#endif
 
 G_BEGIN_DECLS
 
@@ -52,6 +58,7 @@ typedef struct
   gint plane[3];                /* memory plane of Y (or packed), U (or UV), V */
   guint8 offset_r, offset_g, offset_b;
   gint max_threshold;
+  gboolean cuda_memory;         /* caps feature memory:CUDAMemory */
 } FormatDesc;
 
 struct _GstGpucclBlob
@@ -75,6 +82,15 @@ struct _GstGpucclBlob
   gsize track_ids_cap;
   GstCclBlob *table;            /* the blob table as the metas carry it */
   gsize table_cap;
+
+#ifdef HAVE_GST_CUDA
+  /* Shared with the neighbours (context query, set_context). */
+  GstCudaContext *cuda_context;
+  /* streaming thread only: the library context that labels CUDA memory,
+   * made in the GstCudaContext of the frames' memory (cuda_ctx_of, a ref) */
+  GpucclContext *cuda_ctx;
+  GstCudaContext *cuda_ctx_of;
+#endif
 };
 
 /* What one frame cost the element, as the meta and the message report
@@ -106,6 +122,9 @@ gboolean gst_gpuccl_blob_open_context (GstGpucclBlob * self,
     GpucclBackend backend, gint device_id);
 void gst_gpuccl_blob_close_context (GstGpucclBlob * self);
 void gst_gpuccl_blob_reset_tracker (GstGpucclBlob * self);
+GstFlowReturn gst_gpuccl_blob_process_frame (GstGpucclBlob * self,
+    GpucclContext * ctx, const Settings * s, const FormatDesc * f,
+    GstVideoFrame * vframe);
 GstFlowReturn gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * vframe);
 
@@ -122,6 +141,17 @@ void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
 
 /* gstgpucclblobpool.c */
 void gst_gpuccl_blob_offer_pool (GstGpucclBlob * self, GstQuery * query);
+
+#ifdef HAVE_GST_CUDA
+/* gstgpucclblobcuda.c */
+void gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self,
+    GstContext * context);
+gboolean gst_gpuccl_blob_cuda_query (GstGpucclBlob * self, GstQuery * query);
+void gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self);
+gboolean gst_gpuccl_blob_cuda_transform_ip (GstGpucclBlob * self,
+    GstBuffer * buf, GstFlowReturn * ret);
+void gst_gpuccl_blob_cuda_close (GstGpucclBlob * self);
+#endif
 
 G_END_DECLS
 

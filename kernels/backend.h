@@ -28,6 +28,9 @@ typedef struct GpucclBackendOps {
 struct GpucclContext {
   const GpucclBackendOps *ops;
   void *priv;
+  /* gpuccl_context_new_cuda's CUcontext and stream (else NULL), for the
+   * CUDA backend's open. */
+  void *cuda_context, *cuda_stream;
   char device_name[128];
   GpucclResult last; /* what the last process call returned */
 };

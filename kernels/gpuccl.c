@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The gpuccl front: argument checks, backend choice and dispatch. */
 #include "backend.h"
+#ifdef GPUCCL_HAVE_CUDA
+#include "cuda/cuda_internal.h"
+#endif
 #include "checked.h"
 #include "cpu/cpu.h"
 #include "draw_common.h"
@@ -95,8 +98,9 @@ bool gpuccl_cuda_available(int device_id, GpucclError *error)
 #endif
 }
 
-static GpucclContext *context_open(const GpucclBackendOps *ops, int device_id,
-                                   GpucclError *error)
+static GpucclContext *context_open_on(const GpucclBackendOps *ops,
+                                      int device_id, void *cuda_context,
+                                      void *cuda_stream, GpucclError *error)
 {
   GpucclContext *ctx = calloc(1, sizeof *ctx);
   if (!ctx) {
@@ -105,11 +109,19 @@ static GpucclContext *context_open(const GpucclBackendOps *ops, int device_id,
     return NULL;
   }
   ctx->ops = ops;
+  ctx->cuda_context = cuda_context;
+  ctx->cuda_stream = cuda_stream;
   if (ops->open(ctx, device_id, error) != GPUCCL_OK) {
     free(ctx);
     return NULL;
   }
   return ctx;
+}
+
+static GpucclContext *context_open(const GpucclBackendOps *ops, int device_id,
+                                   GpucclError *error)
+{
+  return context_open_on(ops, device_id, NULL, NULL, error);
 }
 
 GpucclContext *gpuccl_context_new(GpucclBackend backend, int device_id,
@@ -146,6 +158,35 @@ GpucclContext *gpuccl_context_new(GpucclBackend backend, int device_id,
   gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                    "unknown backend %d", (int)backend);
   return NULL;
+}
+
+GpucclContext *gpuccl_context_new_cuda(void *cuda_context, void *cuda_stream,
+                                       GpucclError *error)
+{
+  if (!cuda_context) {
+    gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                     "no CUDA context (use gpuccl_context_new for the "
+                     "device's primary context)");
+    return NULL;
+  }
+#ifdef GPUCCL_HAVE_CUDA
+  return context_open_on(&gpuccl_cuda_ops, 0, cuda_context, cuda_stream,
+                         error);
+#else
+  (void)cuda_stream;
+  gpuccl_set_error(error, GPUCCL_ERROR_NO_DEVICE,
+                   "gpuccl was built without CUDA support");
+  return NULL;
+#endif
+}
+
+uint64_t gpuccl_frame_uploads(void)
+{
+#ifdef GPUCCL_HAVE_CUDA
+  return gpuccl_cuda_frame_uploads();
+#else
+  return 0;
+#endif
 }
 
 void gpuccl_context_free(GpucclContext *ctx)

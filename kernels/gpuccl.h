@@ -144,7 +144,9 @@ typedef enum {
   GPUCCL_AUTO_THRESHOLD_OTSU,
 } GpucclAutoThreshold;
 
-/* One plane of host memory, read only. */
+/* One plane, read only. data: host memory; on a CUDA context also device
+ * memory of that context's CUDA context (see gpuccl_context_new_cuda), read
+ * in place. */
 typedef struct {
   const void *data;
   int width;     /* pixels, 1..GPUCCL_MAX_SIDE */
@@ -275,19 +277,56 @@ GPUCCL_API GpucclStatus gpuccl_process(GpucclContext *ctx,
                                        GpucclResult *result,
                                        GpucclError *error);
 
+/* CUDA interop: labeling and overlays on the caller's CUDA context and
+ * stream, for images already on the device (a decoder's output, a
+ * GstCudaMemory, a cudaMalloc'ed plane).
+ *
+ * A GpucclContext's device buffers, CUDA graphs and kernels all live in one
+ * CUDA context, and device memory of another CUDA context cannot be read
+ * there. gpuccl_context_new(CUDA) uses the device's primary context (the
+ * CUDA runtime's). This one uses `cuda_context`, a CUcontext of the driver
+ * API, which need not be a primary one (GstCudaContext's is made with
+ * cuCtxCreate): each call makes it current on the calling thread and
+ * restores the caller's current context before returning, so the caller
+ * need not push it. `cuda_stream` (a CUstream / cudaStream_t of that
+ * context) is where every copy and kernel is queued, so work the caller
+ * queued on it before a call (filling the image) is ordered before the
+ * labeling; NULL: a stream of the library's own (then the caller makes the
+ * image ready first). Each call returns once its work on the stream is done
+ * (the blob table is on the host, the overlays are in the frame). Both
+ * must outlive the GpucclContext. Device pointers (CUdeviceptr) are passed
+ * as void * in GpucclImage.data and GpucclFrame.data. */
+GPUCCL_API GpucclContext *gpuccl_context_new_cuda(void *cuda_context,
+                                                  void *cuda_stream,
+                                                  GpucclError *error);
+
+/* Diagnostics: how many times this process copied a frame's pixels from
+ * the host to a CUDA device (labeling uploads and overlay uploads, all
+ * contexts together; 0 without CUDA). A frame in device memory or in a
+ * mapped block of gpuccl_host_alloc(), and boxes or crosses drawn into a
+ * host frame, copy none: benchmarks and tests read it to show that. */
+GPUCCL_API uint64_t gpuccl_frame_uploads(void);
+
 /* Whether a CUDA device is usable (built with CUDA, driver and device
  * present); the reason in *error when it is not. */
 GPUCCL_API bool gpuccl_cuda_available(int device_id, GpucclError *error);
 
 /* Host memory that the context's backend reads fastest: pinned (and mapped,
- * per `memory`) with CUDA, plain aligned memory on the CPU backend. */
+ * per `memory`) with CUDA, plain aligned memory on the CPU backend. With
+ * CUDA the block is known to every context of the process, so a frame in a
+ * mapped block is read in place whichever CUDA context labels it (pinned
+ * portable). Freed with the same context, which must outlive the block's
+ * use. */
 GPUCCL_API void *gpuccl_host_alloc(GpucclContext *ctx, size_t size,
                                    GpucclMemory memory, GpucclError *error);
 GPUCCL_API void gpuccl_host_free(GpucclContext *ctx, void *ptr);
 
 /* Overlays: draw the blobs of the last gpuccl_process() result into a frame
- * of the same size (in place, on the context's backend: with CUDA the
- * planes go up once and come down once). */
+ * of the same size, in place. On a CUDA context: a frame in device memory
+ * is drawn on the device; a host frame gets boxes and crosses drawn on the
+ * host (a few pixels each: no plane crosses the bus), and with labels all
+ * overlays on the device (the planes go up once and come down once). The
+ * bytes written are the same on every backend and path. */
 typedef enum {
   GPUCCL_DRAW_BOXES = 1 << 0,     /* bounding box outlines */
   GPUCCL_DRAW_CENTROIDS = 1 << 1, /* a cross on each centroid */
@@ -307,7 +346,9 @@ typedef enum {
 typedef struct {
   GpucclFrameFormat format;
   int width, height;
-  void *data[3]; /* planes by meaning: Y (or packed), U (or UV), V */
+  /* Planes by meaning: Y (or packed), U (or UV), V. Host memory, or on a
+   * CUDA context all in device memory of its CUDA context. */
+  void *data[3];
   size_t stride[3];
   uint8_t offset_r, offset_g, offset_b; /* PACKED4 only */
 } GpucclFrame;

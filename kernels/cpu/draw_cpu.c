@@ -250,10 +250,11 @@ void gpuccl_host_draw_ids(const GpucclResult *last, const GpucclFrame *frame,
   }
 }
 
-GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
-                             const GpucclDrawParams *params, GpucclError *error)
+GpucclStatus gpuccl_draw_on_host(const GpucclResult *last,
+                                 const GpucclFrame *frame,
+                                 const GpucclDrawParams *params,
+                                 GpucclError *error)
 {
-  const GpucclResult *last = &ctx->last;
   if (params->flags & GPUCCL_DRAW_LABELS) {
     GpucclStatus status = draw_all_labels(last, frame, error);
     if (status != GPUCCL_OK)
@@ -267,4 +268,10 @@ GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
       draw_cross(frame, &last->blobs[i], params->line_width, &pen);
   }
   return GPUCCL_OK;
+}
+
+GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                             const GpucclDrawParams *params, GpucclError *error)
+{
+  return gpuccl_draw_on_host(&ctx->last, frame, params, error);
 }

@@ -28,10 +28,12 @@
 
 #include "../backend.h"
 #include "../fault.h"
+#include "cuda_binding.h"
 #include "cuda_internal.h"
 #include "draw_cuda.h"
 #include "ha4_kernels.h"
 #include "forest_kernels.h" /* BUF, BKE: own labeling, HA4 tail */
+#include "host_memory.h"
 
 /* GPUCCL_ALGORITHM_DEFAULT: whichever HA4 variant was faster on the H100
  * (bench/README-gpu.md). Since strip labeling merges its tiles in shared
@@ -87,14 +89,6 @@ static void pinned_free(void *p)
   }
 }
 
-/* A block from gpuccl_host_alloc(). */
-struct HostBlock {
-  uint8_t *ptr;
-  size_t size;
-  uint8_t *dev; /* device view when mapped, else NULL */
-  HostBlock *next;
-};
-
 /* What one captured frame depends on: the frame description (zero-filled,
  * so it compares bytewise), the parameters the kernels read and the
  * buffers they use. */
@@ -111,9 +105,13 @@ struct GraphKey {
 
 struct CudaCtx {
   int device;
+  /* The caller's CUcontext (gpuccl_context_new_cuda), current around each
+   * call; NULL: the device's primary context. */
+  void *cu_context;
   int sm_count;
   bool integrated;
   cudaStream_t stream;
+  bool own_stream; /* else the caller's: not destroyed here */
   cudaEvent_t ev_start, ev_stop;
   /* The nearest-blob search runs here, beside the blob table's download
    * on `stream`, and joins it before the frame's sync (ev_searched). */
@@ -160,8 +158,6 @@ struct CudaCtx {
   void *sel_temp;
   bool selection_ready; /* every selection buffer above is allocated */
   size_t sel_temp_bytes;
-
-  HostBlock *blocks;
 
   void *forest_ws; /* BUF/BKE forest, grown on demand (forest_kernels.h) */
   size_t forest_ws_bytes;
@@ -591,6 +587,7 @@ static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
 
 static void close_ctx(CudaCtx *c)
 {
+  GpucclCudaScope scope(c->cu_context, c->device);
   if (c->stream)
     cudaStreamSynchronize(c->stream);
   free_size(c);
@@ -606,12 +603,8 @@ static void close_ctx(CudaCtx *c)
   pinned_free(c->header_h);
   pinned_free(c->blobs_h);
   pinned_free(c->values_h);
-  while (c->blocks) {
-    HostBlock *b = c->blocks;
-    c->blocks = b->next;
-    pinned_free(b->ptr);
-    delete b;
-  }
+  while (void *block = gpuccl_host_block_take(c))
+    pinned_free(block);
   if (c->graph_exec)
     cudaGraphExecDestroy(c->graph_exec);
   if (c->ev_start)
@@ -624,7 +617,7 @@ static void close_ctx(CudaCtx *c)
   }
   if (c->ev_searched)
     cudaEventDestroy(c->ev_searched);
-  if (c->stream)
+  if (c->stream && c->own_stream)
     cudaStreamDestroy(c->stream);
   cudaGetLastError();
   delete c;
@@ -634,14 +627,18 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
                              GpucclError *error)
 {
   c->device = device_id;
-  CK(cudaSetDevice(device_id), "selecting the device");
+  GpucclCudaScope scope(c->cu_context, c->device);
+  CK(scope.err, "selecting the CUDA context");
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, device_id), "reading device properties");
   snprintf(ctx->device_name, sizeof ctx->device_name, "%.127s", prop.name);
   c->sm_count = prop.multiProcessorCount;
   c->integrated = prop.integrated != 0;
-  CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
-     "creating a stream");
+  c->stream = static_cast<cudaStream_t>(ctx->cuda_stream);
+  c->own_stream = !c->stream;
+  if (c->own_stream)
+    CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+       "creating a stream");
   CK(cudaEventCreate(&c->ev_start), "creating an event");
   CK(cudaEventCreate(&c->ev_stop), "creating an event");
   CK(cudaStreamCreateWithFlags(&c->search_stream, cudaStreamNonBlocking),
@@ -667,13 +664,21 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
 static GpucclStatus cuda_open(GpucclContext *ctx, int device_id,
                               GpucclError *error)
 {
-  if (!gpuccl_cuda_probe(device_id, error))
+  if (!ctx->cuda_context && !gpuccl_cuda_probe(device_id, error))
     return GPUCCL_ERROR_NO_DEVICE;
   CudaCtx *c = new (std::nothrow) CudaCtx();
   if (!c)
     return gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
                             "cannot allocate the CUDA context");
-  GpucclStatus st = open_ctx(c, ctx, device_id, error);
+  c->cu_context = ctx->cuda_context;
+  GpucclStatus st = GPUCCL_OK;
+  if (c->cu_context) {
+    cudaError_t err = gpuccl_cuda_context_device(c->cu_context, &device_id);
+    if (err != cudaSuccess)
+      st = cuda_fail(c, error, err, "reading the CUDA context's device");
+  }
+  if (st == GPUCCL_OK)
+    st = open_ctx(c, ctx, device_id, error);
   if (st != GPUCCL_OK) {
     close_ctx(c);
     return st;
@@ -694,28 +699,21 @@ static size_t pixel_bytes(GpucclPixelFormat f)
   return f == GPUCCL_PIXEL_U16 ? 2 : f == GPUCCL_PIXEL_PACKED4 ? 4 : 1;
 }
 
-static HostBlock *find_block(CudaCtx *c, const void *p)
-{
-  const uint8_t *q = static_cast<const uint8_t *>(p);
-  for (HostBlock *b = c->blocks; b; b = b->next)
-    if (q >= b->ptr && q < b->ptr + b->size)
-      return b;
-  return nullptr;
-}
-
-/* Where the kernels read the image: device memory and our mapped blocks in
- * place, anything else through one copy into the input buffer. */
+/* Where the kernels read the image: device memory and mapped blocks of
+ * gpuccl_host_alloc (any context's, host_memory.h) in place, anything else
+ * through one copy into the input buffer. */
 static GpucclStatus place_input(CudaCtx *c, const GpucclImage *image,
                                 Ha4Frame *f, GpucclError *error)
 {
   const size_t row_bytes = (size_t)image->width * pixel_bytes(image->format);
-  HostBlock *b = find_block(c, image->data);
-  if (b && b->dev) {
-    f->image = b->dev + (static_cast<const uint8_t *>(image->data) - b->ptr);
+  const uint8_t *mapped = nullptr;
+  const bool pinned = gpuccl_host_block_find(image->data, &mapped);
+  if (mapped) {
+    f->image = mapped;
     f->stride = image->stride;
     return GPUCCL_OK;
   }
-  if (!b) {
+  if (!pinned) {
     cudaPointerAttributes attr;
     cudaError_t err = cudaPointerGetAttributes(&attr, image->data);
     if (err != cudaSuccess)
@@ -734,6 +732,7 @@ static GpucclStatus place_input(CudaCtx *c, const GpucclImage *image,
                            row_bytes, image->height, cudaMemcpyHostToDevice,
                            c->stream),
          "image upload");
+  gpuccl_cuda_count_frame_upload();
   f->image = c->input;
   f->stride = row_bytes;
   return GPUCCL_OK;
@@ -975,7 +974,8 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
 {
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
   c->timed = false;
-  CK(cudaSetDevice(c->device), "selecting the device");
+  GpucclCudaScope scope(c->cu_context, c->device);
+  CK(scope.err, "selecting the CUDA context");
   /* Segments mode runs Stava and Benes with its own parameters. */
   const bool segments = params->mode == GPUCCL_MODE_SEGMENTS;
   GpucclParams seg_params;
@@ -1107,8 +1107,9 @@ extern "C" float gpuccl_cuda_kernel_ms(GpucclContext *ctx)
   if (!ctx || ctx->ops != &gpuccl_cuda_ops || !ctx->priv)
     return -1.0f;
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  GpucclCudaScope scope(c->cu_context, c->device);
   float ms = -1.0f;
-  if (!c->timed ||
+  if (scope.err != cudaSuccess || !c->timed ||
       cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop) != cudaSuccess) {
     cudaGetLastError();
     return -1.0f;
@@ -1121,11 +1122,15 @@ static GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
                               GpucclError *error)
 {
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
-  CK(cudaSetDevice(c->device), "selecting the device");
+  GpucclCudaScope scope(c->cu_context, c->device);
+  CK(scope.err, "selecting the CUDA context");
   const GpucclCudaDrawEnv env = {c->stream, c->labels_d, dev_alloc, dev_free};
   return gpuccl_cuda_draw(&c->draw, &env, &ctx->last, frame, params, error);
 }
 
+/* Pinned portable, so that a context of another CUDA context (an
+ * allocator's beside a labeling one) may read it too; recorded
+ * process-wide (host_memory.h). */
 static void *cuda_host_alloc(GpucclContext *ctx, size_t size,
                              GpucclMemory memory, GpucclError *error)
 {
@@ -1133,44 +1138,34 @@ static void *cuda_host_alloc(GpucclContext *ctx, size_t size,
   if (memory == GPUCCL_MEMORY_AUTO)
     memory = c->integrated ? GPUCCL_MEMORY_MAPPED : GPUCCL_MEMORY_COPY;
   const bool mapped = memory == GPUCCL_MEMORY_MAPPED;
-  HostBlock *b = new (std::nothrow) HostBlock();
-  if (!b) {
-    gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
-                     "cannot allocate a host block record");
-    return nullptr;
-  }
-  cudaError_t err = cudaSetDevice(c->device);
+  uint8_t *ptr = nullptr, *dev = nullptr;
+  GpucclCudaScope scope(c->cu_context, c->device);
+  cudaError_t err = scope.err;
   if (err == cudaSuccess)
-    err = pinned_alloc((void **)&b->ptr, size,
-                       mapped ? cudaHostAllocMapped : cudaHostAllocDefault);
+    err = pinned_alloc((void **)&ptr, size,
+                       cudaHostAllocPortable |
+                           (mapped ? cudaHostAllocMapped : 0u));
   if (err == cudaSuccess && mapped)
-    err = cudaHostGetDevicePointer((void **)&b->dev, b->ptr, 0);
+    err = cudaHostGetDevicePointer((void **)&dev, ptr, 0);
+  if (err == cudaSuccess && !gpuccl_host_block_add(c, ptr, size, dev))
+    err = cudaErrorMemoryAllocation;
   if (err != cudaSuccess) {
-    pinned_free(b->ptr);
-    delete b;
+    pinned_free(ptr);
     cuda_fail(nullptr, error, err, "pinned host allocation");
     return nullptr;
   }
-  b->size = size;
-  b->next = c->blocks;
-  c->blocks = b;
-  return b->ptr;
+  return ptr;
 }
 
 static void cuda_host_free(GpucclContext *ctx, void *ptr)
 {
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
-  for (HostBlock **pb = &c->blocks; *pb; pb = &(*pb)->next) {
-    if ((*pb)->ptr == ptr) {
-      HostBlock *b = *pb;
-      *pb = b->next;
-      /* A frame may still read it in place. */
-      cudaStreamSynchronize(c->stream);
-      pinned_free(b->ptr);
-      delete b;
-      return;
-    }
-  }
+  if (!gpuccl_host_block_remove(c, ptr))
+    return;
+  GpucclCudaScope scope(c->cu_context, c->device);
+  /* A frame may still read it in place. */
+  cudaStreamSynchronize(c->stream);
+  pinned_free(ptr);
 }
 
 extern "C" const GpucclBackendOps gpuccl_cuda_ops = {

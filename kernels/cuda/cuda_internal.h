@@ -18,6 +18,12 @@ extern "C" {
  * not move it. */
 uint64_t gpuccl_cuda_alloc_calls(void);
 
+/* How many times a frame's pixels were copied from the host to the device
+ * (image uploads for labeling, frame uploads for overlays) in this process
+ * (all contexts). A frame read in place (device memory, a mapped block of
+ * gpuccl_host_alloc from any context) or drawn on the host moves none. */
+uint64_t gpuccl_cuda_frame_uploads(void);
+
 /* Device time of the last process call's kernels, from its first kernel to
  * its last (CUDA events; uploads and downloads excluded), in milliseconds.
  * -1 when the context is not a CUDA one or nothing ran. */

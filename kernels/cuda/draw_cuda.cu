@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CUDA overlays: the planes of a frame go up once, the three layers of
- * ../draw_common.h are drawn in its order (labels, then boxes and crosses),
- * the planes come down once, one sync. Which pixel gets which value is
- * draw_common.h's; these kernels only decide who writes it.
+/* CUDA overlays: the three layers of ../draw_common.h drawn in its order
+ * (labels, then boxes and crosses) by kernels, into a device frame in
+ * place, or into a host frame whose planes go up once and come down once
+ * (only with labels: boxes and crosses alone touch a few pixels, drawn on
+ * the host by ../cpu/draw_cpu.c without moving a plane). One sync. Which
+ * pixel gets which value is draw_common.h's; these kernels only decide who
+ * writes it.
  *   - labels: one thread per 2x2 quad of luma pixels, so the thread that
  *     colours the luma pixels also picks the quad's chroma sample (the
  *     first coloured pixel in draw_common.h's order) without a second pass;
@@ -14,8 +17,10 @@
 #include <new>
 
 #include "../backend.h"
+#include "../cpu/cpu.h"
 #include "../draw_common.h"
 #include "../fault.h"
+#include "host_memory.h"
 
 namespace {
 
@@ -39,7 +44,8 @@ __host__ __device__ Pen pen_of_rgb(uint8_t r, uint8_t g, uint8_t b)
   return p;
 }
 
-/* The frame on the device: tight rows (pitch = the row's bytes). */
+/* The frame on the device: its own planes, or tight rows (pitch = the
+ * row's bytes) of the staging buffer. */
 struct DevFrame {
   GpucclFrameFormat format;
   int width, height;
@@ -261,6 +267,36 @@ static size_t align256(size_t n)
   return (n + 255) & ~(size_t)255;
 }
 
+/* Whether the frame's planes are in device memory (all of them: a frame
+ * split between host and device is refused). */
+static GpucclStatus frame_on_device(const GpucclFrame *frame, bool *device,
+                                    GpucclError *error)
+{
+  int on_device = 0, planes = 0;
+  for (int i = 0; i < 3; i++) {
+    size_t row_bytes;
+    int rows;
+    plane_shape(frame, i, &row_bytes, &rows);
+    if (!rows)
+      continue;
+    cudaPointerAttributes attr;
+    cudaError_t err = cudaPointerGetAttributes(&attr, frame->data[i]);
+    if (err != cudaSuccess)
+      cudaGetLastError(); /* plain host memory on old runtimes */
+    else if (attr.type == cudaMemoryTypeDevice ||
+             attr.type == cudaMemoryTypeManaged)
+      on_device++;
+    planes++;
+  }
+  if (on_device && on_device != planes)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "%d of the frame's %d planes are in device "
+                            "memory: all or none",
+                            on_device, planes);
+  *device = on_device != 0;
+  return GPUCCL_OK;
+}
+
 GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
                               const GpucclCudaDrawEnv *env,
                               const GpucclResult *last,
@@ -279,6 +315,12 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "drawing labels needs want_labels in the last "
                             "process call");
+  bool in_place = false;
+  GpucclStatus st = frame_on_device(frame, &in_place, error);
+  if (st != GPUCCL_OK)
+    return st;
+  if (!in_place && !labels)
+    return gpuccl_draw_on_host(last, frame, params, error);
 
   if (!*state) {
     *state = new (std::nothrow) GpucclCudaDraw();
@@ -300,10 +342,9 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
   for (int i = 0; i < 3; i++) {
     plane_shape(frame, i, &row_bytes[i], &rows[i]);
     offset[i] = total;
-    total += align256(row_bytes[i] * (size_t)rows[i]);
+    total += in_place ? 0 : align256(row_bytes[i] * (size_t)rows[i]);
   }
-  GpucclStatus st = ensure(env, (void **)&s->planes, &s->planes_bytes, total,
-                           error);
+  st = ensure(env, (void **)&s->planes, &s->planes_bytes, total, error);
   if (st == GPUCCL_OK)
     st = ensure(env, (void **)&s->blobs, &s->blobs_cap,
                 n_blobs * sizeof(GpucclBlob), error);
@@ -314,14 +355,20 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
     return st;
 
   cudaStream_t stream = env->stream;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 3 && in_place; i++) {
+    df.plane[i] = rows[i] ? static_cast<uint8_t *>(frame->data[i]) : nullptr;
+    df.pitch[i] = frame->stride[i];
+  }
+  for (int i = 0; i < 3 && !in_place; i++) {
     df.plane[i] = rows[i] ? s->planes + offset[i] : nullptr;
     df.pitch[i] = row_bytes[i];
-    if (rows[i])
+    if (rows[i]) {
       DRAW_CK(cudaMemcpy2DAsync(df.plane[i], row_bytes[i], frame->data[i],
                                 frame->stride[i], row_bytes[i], rows[i],
                                 cudaMemcpyHostToDevice, stream),
               "overlay frame upload");
+      gpuccl_cuda_count_frame_upload();
+    }
   }
   DRAW_CK(cudaMemcpyAsync(s->blobs, last->blobs, n_blobs * sizeof(GpucclBlob),
                           cudaMemcpyHostToDevice, stream),
@@ -350,7 +397,7 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
     DRAW_CK(cudaGetLastError(), "overlay boxes and crosses");
   }
 
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 3 && !in_place; i++)
     if (rows[i])
       DRAW_CK(cudaMemcpy2DAsync(frame->data[i], frame->stride[i], df.plane[i],
                                 row_bytes[i], row_bytes[i], rows[i],

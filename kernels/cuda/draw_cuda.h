@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CUDA overlays (gpuccl_draw on a CUDA context): the blobs of the last
- * result drawn into a frame on the device. The planes go up once into
- * persistent buffers (grown only when a frame outgrows them), the labels,
- * boxes and crosses are drawn by kernels following ../draw_common.h, and
- * the planes come down once, one sync. */
+ * result drawn into a frame. A device frame is drawn in place by kernels
+ * following ../draw_common.h; a host frame gets boxes and crosses on the
+ * host, and with labels goes up once into persistent buffers (grown only
+ * when a frame outgrows them), is drawn there and comes down once. One
+ * sync. */
 #ifndef GPUCCL_DRAW_CUDA_H
 #define GPUCCL_DRAW_CUDA_H
 

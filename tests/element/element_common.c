@@ -311,3 +311,59 @@ element_push_pull (GstHarness * h, GstBuffer * in)
   fail_unless (out != NULL);
   return out;
 }
+
+gboolean
+element_same_bytes (GstBuffer * a, GstBuffer * b)
+{
+  GstMapInfo ma, mb;
+  gboolean same;
+
+  fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
+  fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
+  same = ma.size == mb.size && memcmp (ma.data, mb.data, ma.size) == 0;
+  gst_buffer_unmap (b, &mb);
+  gst_buffer_unmap (a, &ma);
+  return same;
+}
+
+/* The visible pixels of two frames (any layouts) are equal. */
+void
+element_assert_same_frames (GstBuffer * a, GstBuffer * b,
+    const GstVideoInfo * info, const gchar * what)
+{
+  GstVideoFrame fa, fb;
+
+  fail_unless (gst_video_frame_map (&fa, info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, info, b, GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (info->finfo, p, comp);
+    gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]);
+    gsize bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
+    for (gint y = 0; y < rows; y++) {
+      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa,
+          p) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb,
+          p) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+      fail_unless (memcmp (ra, rb, bytes) == 0, "%s: plane %u row %d differs",
+          what, p, y);
+    }
+  }
+  gst_video_frame_unmap (&fb);
+  gst_video_frame_unmap (&fa);
+}
+
+void
+element_assert_same_blobs (GstBuffer * a, GstBuffer * b, const gchar * what)
+{
+  GstCclBlobMeta *ma = gst_buffer_get_ccl_blob_meta (a);
+  GstCclBlobMeta *mb = gst_buffer_get_ccl_blob_meta (b);
+
+  fail_unless (ma && mb, "%s: no blob meta", what);
+  fail_unless_equals_int (ma->n_blobs, mb->n_blobs);
+  fail_unless (ma->n_blobs > 0, "%s: no blobs", what);
+  fail_unless_equals_int (ma->n_components, mb->n_components);
+  fail_unless (memcmp (ma->blobs, mb->blobs,
+          ma->n_blobs * sizeof (GstCclBlob)) == 0, "%s: blobs differ", what);
+}

@@ -72,6 +72,17 @@ guint expected_filter (const Expected * e, guint64 min_area,
 void check_buffer_blobs (GstBuffer * buf, const Expected * e,
     const guint * kept, guint n_kept);
 
+/* Whether two buffers hold the same bytes. */
+gboolean element_same_bytes (GstBuffer * a, GstBuffer * b);
+
+/* The visible pixels of two frames of `info` (their own layouts, from
+ * their GstVideoMeta) are equal; `what` names the case in the failure. */
+void element_assert_same_frames (GstBuffer * a, GstBuffer * b,
+    const GstVideoInfo * info, const gchar * what);
+/* The two buffers' GstCclBlobMeta hold the same non-empty blob table. */
+void element_assert_same_blobs (GstBuffer * a, GstBuffer * b,
+    const gchar * what);
+
 /* Push one frame through, return the output (fails the test when none). */
 GstBuffer *element_push_pull (GstHarness * h, GstBuffer * in);
 

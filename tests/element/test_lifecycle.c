@@ -242,13 +242,27 @@ GST_START_TEST (test_controller)
 GST_END_TEST;
 
 /* Upstream gets a pool of the element's host memory (gpuccl_host_alloc:
- * pinned with CUDA), for each memory mode. */
+ * pinned with CUDA), for each memory mode. With CUDA, the library counts
+ * the frames it copies to the device: memory=mapped frames are read in
+ * place although the pool's memory was pinned by the allocator's own
+ * context (none copied), memory=copy frames go up once, and boxes and
+ * crosses are drawn on the host (no second copy). */
 GST_START_TEST (test_pool_offered)
 {
-  static const gchar *modes[] = { "auto", "copy", "mapped" };
+  static const struct
+  {
+    const gchar *props;
+    gint uploads;               /* per frame with CUDA; -1: not checked */
+  } cases[] = {
+    {"memory=auto", -1},
+    {"memory=copy", 1},
+    {"memory=mapped", 0},
+    {"memory=copy draw=boxes+centroids", 1},
+    {"memory=mapped draw=boxes+centroids", 0},
+  };
 
-  for (gsize m = 0; m < G_N_ELEMENTS (modes); m++) {
-    gchar *props = g_strdup_printf ("memory=%s", modes[m]);
+  for (gsize m = 0; m < G_N_ELEMENTS (cases); m++) {
+    gchar *props = g_strdup (cases[m].props);
     GstHarness *h = element_harness_new (props);
     GstCaps *caps = element_caps (GST_VIDEO_FORMAT_NV12, 385, 289);
     GstVideoInfo info;
@@ -273,7 +287,11 @@ GST_START_TEST (test_pool_offered)
       gst_buffer_unmap (ref, &src);
       gst_buffer_unref (ref);
     }
+    guint64 uploads = gpuccl_frame_uploads ();
     out = element_push_pull (h, in);
+    if (strcmp (test_backend (), "cuda") == 0 && cases[m].uploads >= 0)
+      fail_unless_equals_uint64 (gpuccl_frame_uploads () - uploads,
+          cases[m].uploads);
     check_against_oracle (out, &info, 11);
     gst_buffer_unref (out);
     gst_harness_teardown (h);
@@ -323,20 +341,6 @@ GST_START_TEST (test_padded_strides)
 
 GST_END_TEST;
 
-static gboolean
-same_bytes (GstBuffer * a, GstBuffer * b)
-{
-  GstMapInfo ma, mb;
-  gboolean same;
-
-  fail_unless (gst_buffer_map (a, &ma, GST_MAP_READ));
-  fail_unless (gst_buffer_map (b, &mb, GST_MAP_READ));
-  same = ma.size == mb.size && memcmp (ma.data, mb.data, ma.size) == 0;
-  gst_buffer_unmap (b, &mb);
-  gst_buffer_unmap (a, &ma);
-  return same;
-}
-
 /* Without drawing, a buffer that upstream still holds comes out with the
  * metas on a new buffer sharing the same memory (no pixel copy), and the
  * input buffer is left as it was; with drawing, the shared input is
@@ -360,12 +364,13 @@ GST_START_TEST (test_passthrough_no_copy)
     fail_unless (out != in);
     fail_unless (gst_buffer_get_ccl_blob_meta (out) != NULL);
     fail_unless (gst_buffer_get_ccl_blob_meta (in) == NULL);
-    fail_unless (same_bytes (in, pristine), "the shared input was written");
+    fail_unless (element_same_bytes (in, pristine),
+        "the shared input was written");
     if (d == 0) {
       fail_unless (gst_buffer_peek_memory (out, 0) ==
           gst_buffer_peek_memory (in, 0), "frame copied without drawing");
     } else {
-      fail_unless (!same_bytes (out, pristine), "nothing drawn");
+      fail_unless (!element_same_bytes (out, pristine), "nothing drawn");
     }
     gst_buffer_unref (pristine);
     gst_buffer_unref (in);
@@ -397,7 +402,7 @@ GST_START_TEST (test_gap)
     pristine = gst_buffer_copy_deep (in);
     out = element_push_pull (h, in);
     fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP));
-    fail_unless (same_bytes (out, pristine), "GAP buffer was changed");
+    fail_unless (element_same_bytes (out, pristine), "GAP buffer was changed");
     fail_unless (gst_buffer_get_ccl_blob_meta (out) == NULL);
     fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT) == NULL);
     gst_buffer_unref (out);

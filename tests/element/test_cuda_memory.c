@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gpucclblob on GstCudaMemory (needs a CUDA driver and device: exit 77
+ * without a GstCudaContext). Frames are made on the host, copied into
+ * GstCudaMemory (pitched by GStreamer's allocator) and pushed with CUDA
+ * caps; the element must give the blobs and the pixels of the same frame
+ * pushed in system memory, leave the frame in the memory it came in (the
+ * same GstMemory goes downstream), copy no frame to the device (the
+ * library's upload count), answer the CUDA context query with the context
+ * it was given, and label memory of a context that is not the one it
+ * shares. */
+#include "element_common.h"
+
+#include "gpuccl.h"
+#include "gstcclblobmeta.h"
+
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+static GstCudaContext *cuda_ctx;
+
+static GstCaps *
+cuda_caps (GstVideoFormat format, gint width, gint height)
+{
+  GstCaps *caps = element_caps (format, width, height);
+  gst_caps_set_features (caps, 0,
+      gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+  return caps;
+}
+
+/* `frame` (system memory, layout `info`) copied into GstCudaMemory of
+ * `context`, with a GstVideoMeta of the device layout. */
+static GstBuffer *
+to_cuda (GstBuffer * frame, const GstVideoInfo * info,
+    GstCudaContext * context)
+{
+  GstMemory *mem = gst_cuda_allocator_alloc (NULL, context, info);
+  GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
+  GstBuffer *out = gst_buffer_new ();
+  GstVideoFrame src, dst;
+
+  fail_unless (mem != NULL, "no GstCudaMemory");
+  gst_buffer_append_memory (out, mem);
+  gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (&cmem->info), GST_VIDEO_INFO_WIDTH (&cmem->info),
+      GST_VIDEO_INFO_HEIGHT (&cmem->info), GST_VIDEO_INFO_N_PLANES (&cmem->info),
+      cmem->info.offset, cmem->info.stride);
+  fail_unless (gst_video_frame_map (&src, info, frame, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&dst, &cmem->info, out, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&dst, &src));
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+  GST_BUFFER_PTS (out) = GST_BUFFER_PTS (frame);
+  return out;
+}
+
+/* One frame of `format` through the element in system memory and in CUDA
+ * memory of `memory_ctx`, the element sharing `shared_ctx`. */
+static void
+compare_paths (GstVideoFormat format, const gchar * props,
+    GstCudaContext * shared_ctx, GstCudaContext * memory_ctx, guint32 seed)
+{
+  gchar *what = g_strdup_printf ("%s, %s", gst_video_format_to_string
+      (format), props);
+  GstCaps *caps = element_caps (format, 97, 61);
+  GstVideoInfo info;
+  guint8 *levels = element_levels_random (97, 61, 0.45, 3, seed);
+  GstBuffer *frame, *sys_out, *cuda_in, *cuda_out;
+  GstHarness *h;
+  GstMemory *in_mem;
+  guint64 uploads;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  frame = element_make_frame (&info, levels, "luma", seed);
+  g_free (levels);
+
+  h = element_harness_new (props);
+  gst_harness_set_caps (h, gst_caps_copy (caps), gst_caps_copy (caps));
+  sys_out = element_push_pull (h, gst_buffer_copy_deep (frame));
+  gst_harness_teardown (h);
+
+  h = element_harness_new (props);
+  if (shared_ctx) {
+    GstContext *context = gst_context_new_cuda_context (shared_ctx);
+    gst_element_set_context (h->element, context);
+    gst_context_unref (context);
+  }
+  gst_harness_set_caps (h, cuda_caps (format, 97, 61), cuda_caps (format, 97,
+          61));
+  cuda_in = to_cuda (frame, &info, memory_ctx);
+  in_mem = gst_buffer_peek_memory (cuda_in, 0);
+  uploads = gpuccl_frame_uploads ();
+  cuda_out = element_push_pull (h, cuda_in);
+  if (strcmp (test_backend (), "cuda") == 0)
+    fail_unless_equals_uint64 (gpuccl_frame_uploads () - uploads, 0);
+  fail_unless (gst_buffer_peek_memory (cuda_out, 0) == in_mem,
+      "%s: the frame left its CUDA memory", what);
+  fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (cuda_out, 0)));
+  gst_harness_teardown (h);
+
+  element_assert_same_blobs (sys_out, cuda_out, what);
+  element_assert_same_frames (sys_out, cuda_out, &info, what);
+
+  gst_buffer_unref (cuda_out);
+  gst_buffer_unref (sys_out);
+  gst_buffer_unref (frame);
+  gst_caps_unref (caps);
+  g_free (what);
+}
+
+/* Every format, with each overlay, in CUDA memory of the context the
+ * element shares. */
+GST_START_TEST (test_same_as_system_memory)
+{
+  static const gchar *props[] = {
+    "draw=0", "draw=boxes+centroids line-width=3",
+    "draw=labels+boxes connectivity=4",
+  };
+
+  for (gsize f = 0; f < n_element_formats; f++)
+    for (gsize p = 0; p < G_N_ELEMENTS (props); p++) {
+      const gchar *pr = element_formats[f] == GST_VIDEO_FORMAT_GRAY16_LE ?
+          g_strconcat (props[p], " threshold=32767", NULL) :
+          g_strdup (props[p]);
+      compare_paths (element_formats[f], pr, cuda_ctx, cuda_ctx,
+          700 + 10 * f + p);
+      g_free ((gpointer) pr);
+    }
+}
+
+GST_END_TEST;
+
+/* Memory of another GstCudaContext than the one the element shares (an
+ * upstream that did not share): labeled in its own context. */
+GST_START_TEST (test_memory_of_another_context)
+{
+  GstCudaContext *other = gst_cuda_context_new (0);
+
+  fail_unless (other != NULL);
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes", cuda_ctx, other, 801);
+  compare_paths (GST_VIDEO_FORMAT_GRAY8, "draw=boxes", NULL, other, 802);
+  gst_object_unref (other);
+}
+
+GST_END_TEST;
+
+/* A GstCudaContext set on the element answers its neighbours' context
+ * queries, on both pads. */
+GST_START_TEST (test_context_query)
+{
+  GstElement *e = gst_element_factory_make ("gpucclblob", NULL);
+  GstContext *context = gst_context_new_cuda_context (cuda_ctx);
+
+  gst_element_set_context (e, context);
+  gst_context_unref (context);
+  for (gint p = 0; p < 2; p++) {
+    GstQuery *query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+    GstPad *pad = gst_element_get_static_pad (e, p ? "src" : "sink");
+    GstCudaContext *answered = NULL;
+
+    fail_unless (gst_pad_query (pad, query), "context query not answered");
+    gst_query_parse_context (query, &context);
+    fail_unless (gst_structure_get (gst_context_get_structure (context),
+            GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &answered, NULL));
+    fail_unless (answered == cuda_ctx);
+    gst_object_unref (answered);
+    gst_query_unref (query);
+    gst_object_unref (pad);
+  }
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Frames in CUDA memory, then system memory, then CUDA memory again on
+ * one element, with state changes between: each path gives the blobs of
+ * the other. */
+GST_START_TEST (test_renegotiate_and_restart)
+{
+  GstHarness *h = element_harness_new ("draw=boxes");
+  GstCaps *caps = element_caps (GST_VIDEO_FORMAT_NV12, 80, 60);
+  GstVideoInfo info;
+  guint8 *levels = element_levels_random (80, 60, 0.5, 2, 901);
+  GstBuffer *frame, *first = NULL;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  frame = element_make_frame (&info, levels, "luma", 901);
+  g_free (levels);
+  for (gint round = 0; round < 4; round++) {
+    gboolean cuda = round % 2 == 0;
+    GstBuffer *out;
+
+    if (round == 2) {
+      fail_unless_equals_int (gst_element_set_state (h->element,
+              GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+      fail_unless_equals_int (gst_element_set_state (h->element,
+              GST_STATE_PLAYING), GST_STATE_CHANGE_SUCCESS);
+    }
+    if (cuda)
+      gst_harness_set_caps (h, cuda_caps (GST_VIDEO_FORMAT_NV12, 80, 60),
+          cuda_caps (GST_VIDEO_FORMAT_NV12, 80, 60));
+    else
+      gst_harness_set_caps (h, gst_caps_copy (caps), gst_caps_copy (caps));
+    out = element_push_pull (h, cuda ? to_cuda (frame, &info, cuda_ctx) :
+        gst_buffer_copy_deep (frame));
+    fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (out, 0)) ==
+        cuda);
+    if (!first) {
+      first = out;
+    } else {
+      element_assert_same_blobs (first, out,
+          cuda ? "CUDA memory" : "system memory");
+      element_assert_same_frames (first, out, &info, "renegotiated");
+      gst_buffer_unref (out);
+    }
+  }
+  gst_buffer_unref (first);
+  gst_buffer_unref (frame);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+cuda_memory_suite (void)
+{
+  Suite *s = suite_create ("gpucclblob-cuda-memory");
+  TCase *tc = tcase_create ("cuda-memory");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_same_as_system_memory);
+  tcase_add_test (tc, test_memory_of_another_context);
+  tcase_add_test (tc, test_context_query);
+  tcase_add_test (tc, test_renegotiate_and_restart);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  int ret;
+
+  gst_init (&argc, &argv);
+  if (!gst_cuda_load_library ()) {
+    g_print ("SKIP: GStreamer's CUDA library finds no CUDA driver\n");
+    return 77;
+  }
+  gst_cuda_memory_init_once ();
+  cuda_ctx = gst_cuda_context_new (0);
+  if (!cuda_ctx) {
+    g_print ("SKIP: no GstCudaContext (no CUDA driver or device)\n");
+    return 77;
+  }
+  /* GstCudaContext is not fork-safe either. */
+  g_setenv ("CK_FORK", "no", TRUE);
+  ret = element_test_main (argc, argv, cuda_memory_suite);
+  gst_object_unref (cuda_ctx);
+  return ret;
+}
