@@ -112,11 +112,7 @@ gst_gpuccl_blob_cuda_transform_ip (GstGpucclBlob * self, GstBuffer * buf,
   Settings s;
   FormatDesc f;
 
-  GST_OBJECT_LOCK (self);
-  s = self->settings;
-  f = self->format;
-  GST_OBJECT_UNLOCK (self);
-
+  gst_gpuccl_blob_snapshot (self, &s, &f);
   /* The ids' digits are drawn by the host (gpuccl_draw_ids): with them
    * the frame takes the host path. */
   if (!f.cuda_memory || s.backend == GPUCCL_BACKEND_CPU ||

@@ -225,6 +225,16 @@ draw_frame (GstGpucclBlob * self, GpucclContext * ctx, const Settings * s,
   return GST_FLOW_OK;
 }
 
+/* The settings and format for one frame, under the object lock. */
+void
+gst_gpuccl_blob_snapshot (GstGpucclBlob * self, Settings * s, FormatDesc * f)
+{
+  GST_OBJECT_LOCK (self);
+  *s = self->settings;
+  *f = self->format;
+  GST_OBJECT_UNLOCK (self);
+}
+
 /* Label the frame on ctx, track its blobs, draw the overlays, report. The
  * frame's planes are host memory, or device memory of ctx's CUDA context. */
 GstFlowReturn
@@ -302,11 +312,7 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   Settings s;
   FormatDesc f;
 
-  GST_OBJECT_LOCK (self);
-  s = self->settings;
-  f = self->format;
-  GST_OBJECT_UNLOCK (self);
-
+  gst_gpuccl_blob_snapshot (self, &s, &f);
   if (!ensure_context (self, &s))
     return GST_FLOW_ERROR;
   return gst_gpuccl_blob_process_frame (self, self->ctx, &s, &f, vframe);

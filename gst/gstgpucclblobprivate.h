@@ -122,6 +122,8 @@ gboolean gst_gpuccl_blob_open_context (GstGpucclBlob * self,
     GpucclBackend backend, gint device_id);
 void gst_gpuccl_blob_close_context (GstGpucclBlob * self);
 void gst_gpuccl_blob_reset_tracker (GstGpucclBlob * self);
+void gst_gpuccl_blob_snapshot (GstGpucclBlob * self, Settings * s,
+    FormatDesc * f);
 GstFlowReturn gst_gpuccl_blob_process_frame (GstGpucclBlob * self,
     GpucclContext * ctx, const Settings * s, const FormatDesc * f,
     GstVideoFrame * vframe);

@@ -6,7 +6,8 @@
 # GStreamer of its own: source .gpu-host/activate.sh first (see
 # ../shared/gpu-host/README.md), then, from the project root:
 #
-#   tests/run-gpu-host.sh BUILD OUT tests|reliability|sanitize|bench ...
+#   tests/run-gpu-host.sh BUILD OUT tests|reliability|sanitize|bench|
+#                         pipelines|bench-pipelines ...
 #
 # Each step's log goes to OUT/<step>.log; a line per step says its exit
 # status (77: skipped). Exits 1 when a step failed.
@@ -48,6 +49,34 @@ for group in "$@"; do
   reliability)
     step reliability-cuda 400 tests/fuzz/run-gpu-host.sh "$build"
     ;;
+  pipelines)
+    # Issue 17: CUDA memory in the element, nvcodec around it (the bundle
+    # carries gstreamer1.0-plugins-bad), mapped memory read in place,
+    # overlays drawn on the host; what nvcodec finds on this host.
+    nvidia-smi -L
+    nvrtc=$(ls /usr/local/cuda/lib64/libnvrtc.so.* 2>/dev/null | head -n 1)
+    [ -n "$nvrtc" ] && export GST_CUDA_NVRTC_LIBNAME="$nvrtc"
+    step nvcodec-inspect 60 sh -c 'gst-inspect-1.0 nvcodec; \
+      echo "-- nvcuvid (nvh264dec):"; ldconfig -p | grep -E "nvcuvid|nvidia-encode" \
+      || echo "no libnvcuvid/libnvidia-encode on this host"'
+    step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
+    step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
+    step element-cuda-pipelines 150 env ELEMENT_TESTS="lifecycle draw \
+      cuda-caps cuda-memory cuda-pipeline" tests/element/run-gpu-host.sh "$build"
+    ;;
+  bench-pipelines)
+    # Issue 17's figures: where the frames are (system, pinned, mapped,
+    # CUDA memory) x 1080p/4K x GRAY8/NV12 x draw none/boxes, then many
+    # streams in one process at 1080p.
+    step pipeline-memory 150 "$build/bench/gpucclblob-pipeline-bench" \
+      --backends cuda --sizes 1080p,4k --formats GRAY8,NV12 \
+      --draw none,boxes --memory system,pinned,mapped,cuda --seconds 0.4 \
+      --csv "$out/pipeline-memory.csv"
+    step pipeline-streams 120 "$build/bench/gpucclblob-pipeline-bench" \
+      --backends cuda --sizes 1080p --formats GRAY8 --draw none \
+      --memory pinned,cuda --streams 1,4,8,16,32 --seconds 0.5 \
+      --csv "$out/pipeline-streams.csv"
+    ;;
   sanitize)
     step sanitize 420 tests/gpu/sanitize.sh "$build" "$out/sanitize"
     step sanitize-draw 120 compute-sanitizer --tool memcheck --leak-check full \
@@ -85,7 +114,8 @@ for group in "$@"; do
       --csv "$out/track-share.csv"
     ;;
   *)
-    echo "unknown group $group (tests, reliability, sanitize, bench)"
+    echo "unknown group $group (tests, reliability, sanitize, bench," \
+      "pipelines, bench-pipelines)"
     failed=1
     ;;
   esac

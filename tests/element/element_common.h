@@ -13,6 +13,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "gstcclblobmeta.h"
 #include "oracle.h"
 
 G_BEGIN_DECLS
@@ -74,6 +75,10 @@ void check_buffer_blobs (GstBuffer * buf, const Expected * e,
 
 /* Whether two buffers hold the same bytes. */
 gboolean element_same_bytes (GstBuffer * a, GstBuffer * b);
+
+/* Two blob tables of n entries hold the same blobs. */
+gboolean element_same_blob_tables (const GstCclBlob * a, const GstCclBlob * b,
+    guint n);
 
 /* The visible pixels of two frames of `info` (their own layouts, from
  * their GstVideoMeta) are equal; `what` names the case in the failure. */

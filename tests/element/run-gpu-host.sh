@@ -33,10 +33,12 @@ export GST_DEBUG="${GST_DEBUG:-*:2}"
 failed=0 skipped=0 total=0
 # cuda-*: CUDA memory (built with gstreamer-cuda-1.0; cuda-pipeline needs
 # nvcodec's cudaupload/cudadownload: gstreamer1.0-plugins-bad in the bundle).
+# ELEMENT_TESTS="lifecycle cuda-memory ..." runs only those.
 tests="meta lifecycle draw segments"
 for t in cuda-caps cuda-memory cuda-pipeline; do
   [ -x "$build/tests/element/test-element-$t" ] && tests="$tests $t"
 done
+tests="${ELEMENT_TESTS:-$tests}"
 for t in $tests; do
   total=$((total + 1))
   "$build/tests/element/test-element-$t"

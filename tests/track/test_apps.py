@@ -10,6 +10,7 @@ Usage: test_apps.py CASE   (run by meson: see meson.build for the env)
   demo-tracks the demo's scene: each track id stays on its ball through
              every merge (balls located by running each one alone)
   camera     camera.sh without a camera: a message and exit 0
+  csi-camera csi-camera.sh off a Jetson: a message and exit 0
   uri        uri-watch.sh: generated clip through appsink, 5 tracked blobs
   watch      gpucclblob-watch on a raw clip of known rectangles
   roi        roi_reader.py on the same clip (ROI metas)
@@ -228,6 +229,12 @@ def test_camera():
     check("no camera" in p.stdout, f"camera.sh said: {p.stdout!r}")
 
 
+def test_csi_camera():
+    p = run([script("csi-camera.sh")], timeout=60)
+    check(p.returncode == 0, f"csi-camera.sh exit {p.returncode}: {p.stderr}")
+    check("no nvarguscamerasrc" in p.stdout, f"csi-camera.sh said: {p.stdout!r}")
+
+
 def test_uri():
     out = tempfile.mkdtemp(prefix="uri-")
     frames = 40
@@ -436,6 +443,7 @@ CASES = {
     "demo": test_demo,
     "demo-tracks": test_demo_tracks,
     "camera": test_camera,
+    "csi-camera": test_csi_camera,
     "uri": test_uri,
     "watch": test_watch,
     "roi": test_roi,
