@@ -140,18 +140,18 @@ report (const Combo * k, const char *track, const Result * r)
     return FALSE;
   }
   printf ("%-5s %-22.22s %-6s %-6s %-16s %-7s %3d %-7s %10.1f %9.1f %9.1f "
-      "%9.1f %7.1f %10.1f %7.1fx%s%s\n", k->backend, k->device,
+      "%9.1f %7.1f %10.1f %7.1fx %7.2f%s%s\n", k->backend, k->device,
       k->format_name, k->size->name, k->draw_name, memory, k->streams, track,
       r->fps, 1e6 / r->fps, r->element_us, r->label_us, r->blobs, k->cv_fps,
-      r->fps / k->cv_fps,
+      r->fps / k->cv_fps, r->uploads,
       r->in_place ? "" : " (frames not in the element's memory)",
       r->copied ? " (frames copied on the way!)" : "");
   if (k->csv)
     fprintf (k->csv, "%s,%s,%s,%s,%s,%.1f,%.2f,%.2f,%.1f,%.1f,%.2f,%d,%.2f,"
-        "%s,%s,%d\n", k->backend, k->device, k->format_name, k->size->name,
-        k->draw_name, r->fps, 1e6 / r->fps, r->label_us, r->blobs, k->cv_fps,
-        r->fps / k->cv_fps, r->in_place, r->element_us, track, memory,
-        k->streams);
+        "%s,%s,%d,%.3f\n", k->backend, k->device, k->format_name,
+        k->size->name, k->draw_name, r->fps, 1e6 / r->fps, r->label_us,
+        r->blobs, k->cv_fps, r->fps / k->cv_fps, r->in_place, r->element_us,
+        track, memory, k->streams, r->uploads);
   return TRUE;
 }
 
@@ -369,7 +369,8 @@ main (int argc, char **argv)
   }
   if (csv)
     fprintf (csv, "backend,device,format,size,draw,fps,frame_us,label_us,"
-        "blobs,opencv_fps,speedup,in_place,element_us,track,memory,streams\n");
+        "blobs,opencv_fps,speedup,in_place,element_us,track,memory,streams,"
+        "uploads_per_frame\n");
 
   printf ("gpucclblob pipeline bench: appsrc (%d frames in the element's "
       "pool) ! gpucclblob ! fakesink sync=false; %d discs (%s scene); "
@@ -382,11 +383,12 @@ main (int argc, char **argv)
       "connectedComponentsWithStats, RGBA: + cvtColor) with %d threads\n\n",
       g_get_num_processors (), pipeline_opencv_threads ());
   printf ("fps: all streams together; frame_us: 1 / fps; element_us: the "
-      "median over all streams' frames\n");
+      "median over all streams' frames; uploads: frame copies to the GPU "
+      "per frame (gpuccl_frame_uploads)\n");
   printf ("%-5s %-22s %-6s %-6s %-16s %-7s %3s %-7s %10s %9s %9s %9s %7s %10s "
-      "%8s\n", "back", "device", "format", "size", "draw", "memory", "n",
+      "%8s %7s\n", "back", "device", "format", "size", "draw", "memory", "n",
       "track", "fps", "frame_us", "element_us", "label_us", "blobs",
-      "opencv_fps", "speedup");
+      "opencv_fps", "speedup", "uploads");
 
   for (gchar ** s = sizes; *s; s++) {
     const Size *size = NULL;

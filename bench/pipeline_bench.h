@@ -49,6 +49,7 @@ typedef struct
   double track_us;              /* mean GstCclBlobMeta tracking time */
   double blobs;                 /* mean blobs per frame */
   int copied;                   /* timed frames that left their memory */
+  double uploads;               /* frame copies to the device per frame */
   gboolean in_place;            /* frames in the memory asked for */
   gboolean ok;
 } Result;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpuccl.h"
 #include "gstcclblobmeta.h"
 
 #ifdef HAVE_GST_CUDA
@@ -383,7 +384,7 @@ run_streams (const StreamParams * p, int n_streams, double seconds)
   Result r = { 0 };
   gint64 wall;
   int timed, total = 0, all_frames = 0, n_times = 0;
-  guint64 *times;
+  guint64 *times, uploads;
   gboolean ok = TRUE;
 
   for (int i = 0; i < n_streams && ok; i++) {
@@ -412,7 +413,9 @@ run_streams (const StreamParams * p, int n_streams, double seconds)
     s->element_ns = g_new (guint64, timed);
     g_atomic_int_set (&s->frames, 0);
   }
+  uploads = gpuccl_frame_uploads ();
   wall = run_all (streams, n_streams, timed_run);
+  uploads = gpuccl_frame_uploads () - uploads;
 
   times = g_new (guint64, (gsize) timed * n_streams);
   for (int i = 0; i < n_streams; i++) {
@@ -433,6 +436,7 @@ run_streams (const StreamParams * p, int n_streams, double seconds)
   }
   g_free (times);
   r.fps = total / (wall / 1e6);
+  r.uploads = (double) uploads / MAX (total, 1);
   r.label_us /= MAX (all_frames, 1);
   r.track_us /= MAX (all_frames, 1);
   r.blobs /= MAX (all_frames, 1);
