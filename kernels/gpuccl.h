@@ -370,7 +370,8 @@ GPUCCL_API GpucclStatus gpuccl_draw(GpucclContext *ctx,
  * of that blob; 0 draws nothing), n_blobs entries, or the blob ids when
  * ids is NULL. Digits and placement in draw_common.h, in the colour and
  * line width of params (its flags are not used). Drawn on the host,
- * whatever the backend. */
+ * whatever the backend: the frame must be in host memory (not a device
+ * frame of gpuccl_context_new_cuda). */
 GPUCCL_API GpucclStatus gpuccl_draw_ids(GpucclContext *ctx,
                                         const GpucclFrame *frame,
                                         const GpucclDrawParams *params,
