@@ -59,8 +59,11 @@ for group in "$@"; do
     step nvcodec-inspect 60 sh -c 'gst-inspect-1.0 nvcodec; \
       echo "-- nvcuvid (nvh264dec):"; ldconfig -p | grep -E "nvcuvid|nvidia-encode" \
       || echo "no libnvcuvid/libnvidia-encode on this host"'
-    step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
-    step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
+    # The library's overlays and buffers, when the GPU tests came along.
+    for t in draw buffers; do
+      [ -x "$build/tests/gpu/test-gpu-$t" ] &&
+        step "gpu-$t" 60 "$build/tests/gpu/test-gpu-$t"
+    done
     step element-cuda-pipelines 150 env ELEMENT_TESTS="lifecycle draw \
       cuda-caps cuda-memory cuda-pipeline" tests/element/run-gpu-host.sh "$build"
     ;;
@@ -70,11 +73,11 @@ for group in "$@"; do
     # streams in one process at 1080p.
     step pipeline-memory 150 "$build/bench/gpucclblob-pipeline-bench" \
       --backends cuda --sizes 1080p,4k --formats GRAY8,NV12 \
-      --draw none,boxes --memory system,pinned,mapped,cuda --seconds 0.4 \
+      --draw none,boxes --memory system,pinned,mapped,cuda --seconds 0.3 \
       --csv "$out/pipeline-memory.csv"
     step pipeline-streams 120 "$build/bench/gpucclblob-pipeline-bench" \
       --backends cuda --sizes 1080p --formats GRAY8 --draw none \
-      --memory pinned,cuda --streams 1,4,8,16,32 --seconds 0.5 \
+      --memory pinned,cuda --streams 1,4,8,16,32 --seconds 0.4 \
       --csv "$out/pipeline-streams.csv"
     ;;
   sanitize)
