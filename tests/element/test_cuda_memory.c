@@ -35,11 +35,15 @@ static GstBuffer *
 to_cuda (GstBuffer * frame, const GstVideoInfo * info,
     GstCudaContext * context)
 {
-  GstMemory *mem = gst_cuda_allocator_alloc (NULL, context, info);
+  /* GStreamer 1.22's allocator takes no NULL for the default one. */
+  GstAllocator *allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+  GstMemory *mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator),
+      context, info);
   GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
   GstBuffer *out = gst_buffer_new ();
   GstVideoFrame src, dst;
 
+  gst_object_unref (allocator);
   fail_unless (mem != NULL, "no GstCudaMemory");
   gst_buffer_append_memory (out, mem);
   gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,

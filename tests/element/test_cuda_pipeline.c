@@ -57,7 +57,7 @@ launch (const gchar * format, const gchar * pattern, const gchar * props,
       "gpucclblob name=blob backend=%s %s ! %s appsink name=out sync=false max-buffers=2",
       live_caps ? -1 : 6, pattern, format, W, H,
       !cuda ? "" : live_caps ? "cudaupload name=up ! capsfilter name=cf "
-      "caps=video/x-raw(memory:CUDAMemory) ! " :
+      "caps=\"video/x-raw(memory:CUDAMemory)\" ! " :
       "cudaupload name=up ! video/x-raw(memory:CUDAMemory) ! ",
       test_backend (), props, cuda ? "cudadownload ! video/x-raw ! " : "");
   GError *error = NULL;
