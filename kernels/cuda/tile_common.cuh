@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the tiled HA4 kernels share: the tile geometry, the device view of
+ * a frame, the per-tile outputs of tile labeling and the union-find of the
+ * paper (Alg. 2) on shared or global memory.
+ *
+ * A frame is cut into tiles of TILE_W x TILE_H pixels. Tile labeling labels
+ * a tile entirely on chip; each of its components (a "piece") is either
+ * closed (it touches no border that has a neighbouring tile, so it is a
+ * whole component of the image) or open (it does, and is joined with its
+ * neighbours' pieces by seam merging). Closed pieces are finished inside
+ * the tile; only open ones, a few percent of them, meet in global memory.
+ *
+ * Component ids follow raster order of each component's first pixel
+ * through two bitmaps of one bit per pixel: `start` marks every first
+ * pixel, `pass` those of components that pass the area filter. A cell is
+ * one image row of one tile (TILE_W bits, TILE_W / 32 words); counts per
+ * cell are scanned in raster order, so a component's id is its cell's
+ * offset plus the start bits before it in the cell. */
+#ifndef GPUCCL_TILE_COMMON_CUH
+#define GPUCCL_TILE_COMMON_CUH
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../gpuccl.h"
+
+namespace tile {
+
+/* A tile shape: WORDS 32-bit words per row (W = 32 * WORDS pixels, at most
+ * 256 so a column fits in a byte), H rows; one thread per word. */
+template <int WORDS_, int H_> struct Shape {
+  static constexpr int WORDS = WORDS_;
+  static constexpr int W = 32 * WORDS_;
+  static constexpr int H = H_;
+  static constexpr int THREADS = WORDS_ * H_;
+  static constexpr int PIXELS = W * H;
+  static constexpr int MAX_RUNS = PIXELS / 2; /* a run needs a gap */
+  /* Each open piece owns a border pixel of its own. */
+  static constexpr int OPEN_CAP = 2 * W + 2 * H;
+  /* Closed pieces: every other pixel at most (4-connectivity). */
+  static constexpr int CLOSED_CAP = PIXELS / 2;
+  static_assert(W <= 256 && H <= 256, "tile coordinates are bytes");
+};
+
+constexpr uint32_t NONE = 0xffffffffu;
+
+/* Raw samples and how they are binarised. */
+struct Image {
+  const uint8_t *data; /* device (or mapped host) memory */
+  size_t stride;       /* bytes between rows */
+  int width, height;
+  GpucclPixelFormat format;
+  int threshold;          /* used when d_threshold is NULL */
+  const int *d_threshold; /* Otsu's, computed on the device */
+  bool invert;
+  bool luma;              /* PACKED4: threshold BT.601 luma */
+  uint8_t channel_offset; /* PACKED4, not luma: byte of the channel */
+  uint8_t off_r, off_g, off_b;
+};
+
+/* Pieces that touch a seam, struct of arrays, Shape::OPEN_CAP slots per tile:
+ * piece i of tile t is at t * OPEN_CAP + i. Features are global (image
+ * coordinates, 64-bit sums); seam merging links `parent`, and the merge
+ * of open pieces adds every piece's features into its root's. */
+struct OpenPieces {
+  uint32_t *parent; /* union-find over slots; root: smallest key */
+  uint32_t *key;    /* first pixel, y * width + x */
+  uint32_t *area;
+  unsigned long long *sum_x, *sum_y;
+  uint32_t *x0, *x1, *y1; /* y0 = key / width */
+};
+
+/* Closed pieces that pass the area filter, Shape::CLOSED_CAP slots per tile, in
+ * no particular order, packed in tile coordinates: x = first pixel
+ * (row * W + column) | area << 16, y = sum of columns, z = sum of rows,
+ * w = x0 | x1 << 8 | y1 << 16. */
+struct ClosedPieces {
+  uint4 *rec;
+};
+
+/* The ids of the pixels on each side of every seam (open piece slot, or
+ * NONE for background), written by tile labeling for seam merging:
+ * rows: tile row ty's top / bottom row at ty * row_len (row_len = tiles_x
+ * * W); columns: tile column tx's left / right column at tx * col_len
+ * (col_len = tiles_y * H). */
+struct Seams {
+  uint32_t *top, *bottom, *left, *right;
+  int row_len, col_len;
+};
+
+/* Everything tile labeling writes. */
+struct TileOutputs {
+  OpenPieces open;
+  ClosedPieces closed;
+  Seams seams;
+  uint32_t *start, *pass; /* bitmaps, start_words words per image row */
+  int start_words;        /* tiles_x * Shape::WORDS */
+  uint32_t *n_open;       /* per tile */
+  uint32_t *n_closed;     /* per tile: closed pieces staged (passing) */
+};
+
+struct Filter {
+  uint32_t min_area, max_area; /* max_area 0: no limit */
+  __device__ __forceinline__ bool passes(uint32_t area) const
+  {
+    return area >= min_area && (max_area == 0 || area <= max_area);
+  }
+};
+
+/* Relaxed loads from shared memory (ld.relaxed.cta): defined when racing
+ * with other warps' atomics, and a plain LDS, so lanes reading one address
+ * get it broadcast. */
+__device__ __forceinline__ uint32_t load_shared(const uint32_t *p)
+{
+  uint32_t v;
+  asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];"
+               : "=r"(v)
+               : "r"((uint32_t)__cvta_generic_to_shared(p))
+               : "memory");
+  return v;
+}
+
+/* Root of x in a shared forest, halving the path on the way: each visited
+ * node is pointed at its grandparent with atomicMin, which never raises a
+ * link a concurrent merge lowered. */
+__device__ __forceinline__ uint32_t find_shared(uint32_t *P, uint32_t x)
+{
+  for (;;) {
+    const uint32_t p = load_shared(P + x);
+    if (p == x)
+      return x;
+    const uint32_t g = load_shared(P + p);
+    if (g == p)
+      return p;
+    atomicMin(P + x, g);
+    x = g;
+  }
+}
+
+/* Alg. 2 (Playne and Hawick's merge) in shared memory: the smaller root
+ * wins; atomicMin retries until both sides agree. */
+__device__ __forceinline__ void merge_shared(uint32_t *P, uint32_t a,
+                                             uint32_t b)
+{
+  a = find_shared(P, a);
+  b = find_shared(P, b);
+  while (a != b) {
+    if (a < b) {
+      const uint32_t t = a;
+      a = b;
+      b = t;
+    }
+    const uint32_t c = atomicMin(P + a, b);
+    a = (a == c) ? b : c;
+  }
+}
+
+/* Bits 0..b of a word (b in 0..31). */
+__device__ __forceinline__ uint32_t bits_through(int b)
+{
+  return 0xffffffffu >> (31 - b);
+}
+
+} /* namespace tile */
+
+#endif /* GPUCCL_TILE_COMMON_CUH */
