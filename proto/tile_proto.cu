@@ -157,7 +157,7 @@ struct Opts {
   std::vector<int> conns = {4, 8};
 };
 
-template <class S, bool C8, int FCAP>
+template <class S, bool C8, int FCAP, bool DD = false>
 static void run_shape(const char *name, const Opts &op,
                       const std::vector<std::vector<uint8_t>> &imgs,
                       const uint8_t *d_img)
@@ -178,15 +178,17 @@ static void run_shape(const char *name, const Opts &op,
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
+  auto kernel = tile::labeling_kernel<S, GPUCCL_PIXEL_U8, C8, FCAP, DD>;
+  const size_t smem = sizeof(tile::TileShared<S, FCAP>);
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   int occ = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &occ, tile::labeling_kernel<S, GPUCCL_PIXEL_U8, C8, FCAP>, S::THREADS, 0));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, S::THREADS, smem));
   for (size_t c = 0; c < op.cells.size(); c++) {
     im.data = d_img + c * (size_t)op.W * op.H;
     std::vector<float> ms;
     for (int r = 0; r < op.reps + 3; r++) {
       CK(cudaEventRecord(e0));
-      tile::labeling_kernel<S, GPUCCL_PIXEL_U8, C8, FCAP><<<grid, S::THREADS>>>(im, f, o);
+      kernel<<<grid, S::THREADS, smem>>>(im, f, o);
       CK(cudaEventRecord(e1));
       CK(cudaEventSynchronize(e1));
       CK(cudaGetLastError());
@@ -278,13 +280,19 @@ int main(int argc, char **argv)
   for (int conn : op.conns) {
     if (conn == 4) {
       run_shape<tile::Shape<8, 32>, false, 1024>("256x32", op, imgs, d_img);
+      run_shape<tile::Shape<8, 32, 512>, false, 1024>("256x32t512", op, imgs, d_img);
+      run_shape<tile::Shape<8, 32>, false, 1024, true>("256x32dd", op, imgs, d_img);
       run_shape<tile::Shape<8, 32>, false, 512>("256x32f512", op, imgs, d_img);
       run_shape<tile::Shape<8, 16>, false, 1024>("256x16", op, imgs, d_img);
+      run_shape<tile::Shape<8, 16, 256>, false, 512>("256x16t256", op, imgs, d_img);
       run_shape<tile::Shape<4, 32>, false, 1024>("128x32", op, imgs, d_img);
     } else {
       run_shape<tile::Shape<8, 32>, true, 1024>("256x32", op, imgs, d_img);
+      run_shape<tile::Shape<8, 32, 512>, true, 1024>("256x32t512", op, imgs, d_img);
+      run_shape<tile::Shape<8, 32>, true, 1024, true>("256x32dd", op, imgs, d_img);
       run_shape<tile::Shape<8, 32>, true, 512>("256x32f512", op, imgs, d_img);
       run_shape<tile::Shape<8, 16>, true, 1024>("256x16", op, imgs, d_img);
+      run_shape<tile::Shape<8, 16, 256>, true, 512>("256x16t256", op, imgs, d_img);
       run_shape<tile::Shape<4, 32>, true, 1024>("128x32", op, imgs, d_img);
     }
   }

@@ -27,12 +27,13 @@
 namespace tile {
 
 /* A tile shape: WORDS 32-bit words per row (W = 32 * WORDS pixels, at most
- * 256 so a column fits in a byte), H rows; one thread per word. */
-template <int WORDS_, int H_> struct Shape {
+ * 256 so a column fits in a byte), H rows, THREADS threads (at least one
+ * per word: a thread reads a word, then the threads share the runs). */
+template <int WORDS_, int H_, int THREADS_ = WORDS_ * H_> struct Shape {
   static constexpr int WORDS = WORDS_;
   static constexpr int W = 32 * WORDS_;
   static constexpr int H = H_;
-  static constexpr int THREADS = WORDS_ * H_;
+  static constexpr int THREADS = THREADS_;
   static constexpr int PIXELS = W * H;
   static constexpr int MAX_RUNS = PIXELS / 2; /* a run needs a gap */
   /* Each open piece owns a border pixel of its own. */
@@ -40,6 +41,7 @@ template <int WORDS_, int H_> struct Shape {
   /* Closed pieces: every other pixel at most (4-connectivity). */
   static constexpr int CLOSED_CAP = PIXELS / 2;
   static_assert(W <= 256 && H <= 256, "tile coordinates are bytes");
+  static_assert(THREADS >= WORDS * H, "a thread per word at least");
 };
 
 constexpr uint32_t NONE = 0xffffffffu;

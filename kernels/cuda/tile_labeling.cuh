@@ -79,29 +79,41 @@ __device__ __forceinline__ void grow_box(uint32_t *box, uint32_t v)
   }
 }
 
-template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP>
+/* Shared memory of one tile (dynamic: more than the 48 KB of a static
+ * array). */
+template <class S, int FCAP> struct TileShared {
+  static constexpr int RW = S::MAX_RUNS / 32; /* words of a bitmap of runs */
+  typedef cub::BlockScan<uint32_t, S::THREADS> Scan;
+  uint32_t fg[S::H][S::WORDS];   /* foreground */
+  uint32_t rs[S::H][S::WORDS];   /* run starts */
+  uint32_t base[S::H][S::WORDS]; /* number of the word's first run */
+  uint32_t start[S::H][S::WORDS], pass[S::H][S::WORDS]; /* tile's bitmaps */
+  uint32_t P[S::MAX_RUNS];       /* forest over runs */
+  uint16_t run_ya[S::MAX_RUNS];  /* row << 8 | first column */
+  uint8_t run_b[S::MAX_RUNS];    /* last column */
+  uint32_t root[RW], open[RW], root_before[RW], open_before[RW];
+  unsigned long long sums[FCAP];
+  uint32_t box[FCAP];
+  uint32_t first[FCAP]; /* root run << 16 | first pixel */
+  uint32_t n_runs, n_roots, n_open, n_closed;
+  typename Scan::TempStorage scan;
+};
+
+template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
+          bool DEDUPE = false>
 __global__ void __launch_bounds__(S::THREADS)
     labeling_kernel(Image im, Filter filter, TileOutputs out)
 {
   constexpr int WORDS = S::WORDS, TW = S::W, TH = S::H, NT = S::THREADS;
-  constexpr int RW = S::MAX_RUNS / 32; /* words of a bitmap over runs */
+  typedef TileShared<S, FCAP> Shared;
+  constexpr int RW = Shared::RW;
   typedef PackedSums<S> Sums;
-  typedef cub::BlockScan<uint32_t, NT> Scan;
+  extern __shared__ uint4 smem_raw[];
+  Shared &s = *reinterpret_cast<Shared *>(smem_raw);
 
-  __shared__ uint32_t s_fg[TH][WORDS];   /* foreground */
-  __shared__ uint32_t s_rs[TH][WORDS];   /* run starts */
-  __shared__ uint32_t s_base[TH][WORDS]; /* number of the word's 1st run */
-  __shared__ uint32_t s_P[S::MAX_RUNS];  /* forest over runs */
-  __shared__ uint32_t s_root[RW], s_open[RW];
-  __shared__ uint32_t s_root_before[RW], s_open_before[RW];
-  __shared__ unsigned long long s_sums[FCAP];
-  __shared__ uint32_t s_box[FCAP];
-  __shared__ uint32_t s_first[FCAP]; /* root run << 16 | first pixel */
-  __shared__ uint32_t s_start[TH][WORDS], s_pass[TH][WORDS];
-  __shared__ uint32_t s_n_roots, s_n_open, s_n_closed;
-  __shared__ typename Scan::TempStorage s_scan;
-
-  const int t = threadIdx.x, y = t / WORDS, w = t % WORDS;
+  const int t = threadIdx.x;
+  const bool reader = t < WORDS * TH; /* this thread reads a word */
+  const int wy = t / WORDS, ww = t % WORDS;
   const int tx = blockIdx.x, ty = blockIdx.y;
   const int tiles_x = gridDim.x, tiles_y = gridDim.y;
   const uint32_t tile_id = (uint32_t)ty * tiles_x + tx;
@@ -109,89 +121,142 @@ __global__ void __launch_bounds__(S::THREADS)
   const bool seam_top = ty > 0, seam_bottom = ty + 1 < tiles_y;
   const bool seam_left = tx > 0, seam_right = tx + 1 < tiles_x;
 
-  /* 1. Binarise, run starts, run numbers. */
-  const uint32_t fg =
-      load_word<FMT>(im, (unsigned)threshold_of(im), gx0 + 32 * w, gy0 + y);
-  s_fg[y][w] = fg;
-  s_start[y][w] = 0;
-  s_pass[y][w] = 0;
+  /* 1. Binarise; run starts and ends; number the runs: the k-th start and
+   * the k-th end of the tile in raster order belong to run k. */
+  uint32_t fg = 0;
+  if (reader) {
+    fg = load_word<FMT>(im, (unsigned)threshold_of(im), gx0 + 32 * ww,
+                        gy0 + wy);
+    s.fg[wy][ww] = fg;
+    s.start[wy][ww] = 0;
+    s.pass[wy][ww] = 0;
+  }
   for (int i = t; i < RW; i += NT) {
-    s_root[i] = 0;
-    s_open[i] = 0;
+    s.root[i] = 0;
+    s.open[i] = 0;
   }
   if (t == 0)
-    s_n_closed = 0;
+    s.n_closed = 0;
   __syncthreads();
-  const uint32_t rs = fg & ~(fg << 1 | (w ? s_fg[y][w - 1] >> 31 : 0u));
-  uint32_t base;
-  Scan(s_scan).ExclusiveSum((uint32_t)__popc(rs), base);
-  s_rs[y][w] = rs;
-  s_base[y][w] = base;
-  for (int j = 0; j < __popc(rs); j++)
-    s_P[base + j] = base + j;
+  uint32_t rs = 0, re = 0;
+  if (reader) {
+    const uint32_t left = ww ? s.fg[wy][ww - 1] >> 31 : 0u;
+    const uint32_t right = ww + 1 < WORDS ? s.fg[wy][ww + 1] & 1u : 0u;
+    rs = fg & ~(fg << 1 | left);
+    re = fg & ~(fg >> 1 | right << 31);
+  }
+  uint32_t before, total;
+  typename Shared::Scan(s.scan).ExclusiveSum(
+      (uint32_t)__popc(rs) | (uint32_t)__popc(re) << 16, before, total);
+  const uint32_t n_runs = total & 0xffffu;
+  if (reader) {
+    s.rs[wy][ww] = rs;
+    s.base[wy][ww] = before & 0xffffu;
+    uint32_t r = before & 0xffffu;
+    for (uint32_t m = rs; m; m &= m - 1, r++) {
+      s.run_ya[r] = (uint16_t)(wy << 8 | (32 * ww + __ffs(m) - 1));
+      s.P[r] = r;
+    }
+    r = before >> 16;
+    for (uint32_t m = re; m; m &= m - 1, r++)
+      s.run_b[r] = (uint8_t)(32 * ww + __ffs(m) - 1);
+  }
   __syncthreads();
 
-  /* The last column of the run starting at column 32 * w + b of row y. */
-  auto run_end = [&](int yy, int ww, int b) -> int {
-    uint32_t z = ~s_fg[yy][ww] & (0xffffffffu << b);
-    for (int k = ww;;) {
-      if (z)
-        return 32 * k + __ffs(z) - 2;
-      if (++k == WORDS)
-        return TW - 1;
-      z = ~s_fg[yy][k];
-    }
-  };
   /* The number of the run holding the set pixel (yy, x). */
   auto run_of = [&](int yy, int x) -> uint32_t {
     const int k = x >> 5;
-    return s_base[yy][k] + __popc(s_rs[yy][k] & bits_through(x & 31)) - 1;
+    return s.base[yy][k] + __popc(s.rs[yy][k] & bits_through(x & 31)) - 1;
+  };
+  /* Bits of word k of a row inside columns [lo, hi]. */
+  auto in_range = [](int k, int lo, int hi) -> uint32_t {
+    return (0xffffffffu << max(lo - 32 * k, 0)) &
+           bits_through(min(hi - 32 * k, 31));
   };
 
-  /* 2. Merge with the row above: every run there with a pixel in
-   * [a - d, b + d]. The first one may start before the range; the others
-   * start inside it. */
-  if (y > 0) {
-    uint32_t r = base;
-    for (uint32_t m = rs; m; m &= m - 1, r++) {
-      const int a = 32 * w + __ffs(m) - 1, b = run_end(y, w, a & 31);
-      const int lo = max(a - (int)CONN8, 0), hi = min(b + (int)CONN8, TW - 1);
-      bool first = true;
-      for (int k = lo >> 5; k <= hi >> 5; k++) {
-        const int kl = max(lo - 32 * k, 0), kh = min(hi - 32 * k, 31);
-        const uint32_t in = s_fg[y - 1][k] & (0xffffffffu << kl) &
-                            bits_through(kh);
-        if (!in)
-          continue;
-        uint32_t starts = s_rs[y - 1][k] & in;
-        if (first) {
-          const int u = __ffs(in) - 1;
-          merge_shared(s_P, r, run_of(y - 1, 32 * k + u));
-          starts &= ~bits_through(u);
-          first = false;
+  /* 2. Merge each run with the runs of the row above that touch columns
+   * [a - d, b + d]: the runs from the one holding the first set pixel
+   * there to the one holding the last, consecutive numbers. */
+  /* The runs [u0, u1] of the row above that run r touches (u0 > u1:
+   * none). */
+  auto touched = [&](uint32_t r, uint32_t &u0, uint32_t &u1) {
+    u0 = 1;
+    u1 = 0;
+    const int y = s.run_ya[r] >> 8;
+    if (y == 0)
+      return;
+    const int a = s.run_ya[r] & 0xff, b = s.run_b[r];
+    const int lo = max(a - (int)CONN8, 0), hi = min(b + (int)CONN8, TW - 1);
+    int first = -1, last = -1;
+    for (int k = lo >> 5; k <= hi >> 5; k++) {
+      const uint32_t m = s.fg[y - 1][k] & in_range(k, lo, hi);
+      if (m) {
+        first = 32 * k + __ffs(m) - 1;
+        break;
+      }
+    }
+    if (first < 0)
+      return;
+    for (int k = hi >> 5;; k--) {
+      const uint32_t m = s.fg[y - 1][k] & in_range(k, lo, hi);
+      if (m) {
+        last = 32 * k + 31 - __clz(m);
+        break;
+      }
+    }
+    u0 = run_of(y - 1, first);
+    u1 = run_of(y - 1, last);
+  };
+  if (!DEDUPE) {
+    for (uint32_t r = t; r < n_runs; r += NT) {
+      uint32_t u0, u1;
+      touched(r, u0, u1);
+      for (uint32_t u = u0; u <= u1; u++)
+        merge_shared(s.P, r, u);
+    }
+  } else {
+    /* Lanes of a warp hold neighbouring runs, which on dense images
+     * mostly join the same two trees: the lanes that found the same pair
+     * of roots leave the merge to one of them. */
+    const int lane = t & 31;
+    for (uint32_t r0 = t - lane; r0 < n_runs; r0 += NT) {
+      const uint32_t r = r0 + lane;
+      uint32_t u = 1, u1 = 0;
+      if (r < n_runs)
+        touched(r, u, u1);
+      for (;;) {
+        const bool has = u <= u1;
+        if (!__any_sync(0xffffffffu, has))
+          break;
+        uint32_t ra = 0, rb = 0;
+        if (has) {
+          ra = find_shared(s.P, r);
+          rb = find_shared(s.P, u);
         }
-        for (; starts; starts &= starts - 1)
-          merge_shared(s_P, r, run_of(y - 1, 32 * k + __ffs(starts) - 1));
+        const unsigned long long key =
+            has && ra != rb ? (unsigned long long)min(ra, rb) << 32 | max(ra, rb)
+                            : ~0ull;
+        const unsigned same = __match_any_sync(0xffffffffu, key);
+        if (key != ~0ull && lane == __ffs(same) - 1)
+          merge_shared(s.P, ra, rb);
+        u++;
       }
     }
   }
   __syncthreads();
 
-  /* 3. Every run points at its root (the smallest number in its tree, so
-   * atomicMin wins over a concurrent halving); roots and open pieces are
-   * flagged. */
-  {
-    uint32_t r = base;
-    for (uint32_t m = rs; m; m &= m - 1, r++) {
-      const int a = 32 * w + __ffs(m) - 1, b = run_end(y, w, a & 31);
-      const uint32_t root = find_shared(s_P, r);
-      atomicMin(s_P + r, root);
-      if (root == r)
-        atomicOr(s_root + (r >> 5), 1u << (r & 31));
-      if ((y == 0 && seam_top) || (y == TH - 1 && seam_bottom) ||
-          (a == 0 && seam_left) || (b == TW - 1 && seam_right))
-        atomicOr(s_open + (root >> 5), 1u << (root & 31));
-    }
+  /* 3. Every run points at its root (the smallest number of its tree, so
+   * atomicMin wins over a concurrent halving); roots and the pieces that
+   * touch a seam are flagged. */
+  for (uint32_t r = t; r < n_runs; r += NT) {
+    const uint32_t root = find_shared(s.P, r);
+    atomicMin(s.P + r, root);
+    if (root == r)
+      atomicOr(s.root + (r >> 5), 1u << (r & 31));
+    const int y = s.run_ya[r] >> 8, a = s.run_ya[r] & 0xff, b = s.run_b[r];
+    if ((y == 0 && seam_top) || (y == TH - 1 && seam_bottom) ||
+        (a == 0 && seam_left) || (b == TW - 1 && seam_right))
+      atomicOr(s.open + (root >> 5), 1u << (root & 31));
   }
   __syncthreads();
   /* Ranks of roots and of open roots: one warp scans both bitmaps. */
@@ -201,8 +266,8 @@ __global__ void __launch_bounds__(S::THREADS)
     for (int i = 0; i < PER; i++) {
       const int j = t * PER + i;
       if (j < RW) {
-        nr += __popc(s_root[j]);
-        no += __popc(s_open[j]);
+        nr += __popc(s.root[j]);
+        no += __popc(s.open[j]);
       }
     }
     uint32_t er = nr, eo = no;
@@ -215,18 +280,18 @@ __global__ void __launch_bounds__(S::THREADS)
       }
     }
     if (t == 31) {
-      s_n_roots = er;
-      s_n_open = eo;
+      s.n_roots = er;
+      s.n_open = eo;
     }
     er -= nr;
     eo -= no;
     for (int i = 0; i < PER; i++) {
       const int j = t * PER + i;
       if (j < RW) {
-        s_root_before[j] = er;
-        s_open_before[j] = eo;
-        er += __popc(s_root[j]);
-        eo += __popc(s_open[j]);
+        s.root_before[j] = er;
+        s.open_before[j] = eo;
+        er += __popc(s.root[j]);
+        eo += __popc(s.open[j]);
       }
     }
   }
@@ -236,40 +301,38 @@ __global__ void __launch_bounds__(S::THREADS)
   };
 
   /* 4 and 5, in windows of FCAP pieces. */
-  const uint32_t n_roots = s_n_roots;
+  const uint32_t n_roots = s.n_roots;
   for (uint32_t lo = 0; lo < n_roots; lo += FCAP) {
     for (int i = t; i < FCAP; i += NT) {
-      s_sums[i] = 0;
-      s_box[i] = 0;
+      s.sums[i] = 0;
+      s.box[i] = 0;
     }
     __syncthreads();
-    uint32_t r = base;
-    for (uint32_t m = rs; m; m &= m - 1, r++) {
-      const uint32_t root = s_P[r];
-      const uint32_t slot = rank(s_root, s_root_before, root) - lo;
+    for (uint32_t r = t; r < n_runs; r += NT) {
+      const uint32_t root = s.P[r];
+      const uint32_t slot = rank(s.root, s.root_before, root) - lo;
       if (slot >= (uint32_t)FCAP)
         continue;
-      const int a = 32 * w + __ffs(m) - 1, b = run_end(y, w, a & 31);
-      const uint32_t len = b - a + 1;
-      atomicAdd(s_sums + slot, Sums::pack(len, len * (a + b) / 2, len * y));
-      grow_box(s_box + slot, (uint32_t)(255 - a) | (uint32_t)b << 8 |
-                                 (uint32_t)y << 16);
+      const uint32_t y = s.run_ya[r] >> 8, a = s.run_ya[r] & 0xff,
+                     b = s.run_b[r], len = b - a + 1;
+      atomicAdd(s.sums + slot, Sums::pack(len, len * (a + b) / 2, len * y));
+      grow_box(s.box + slot, (255 - a) | b << 8 | y << 16);
       if (root == r)
-        s_first[slot] = r << 16 | (uint32_t)(y * TW + a);
+        s.first[slot] = r << 16 | (y * TW + a);
     }
     __syncthreads();
     const uint32_t n = min((uint32_t)FCAP, n_roots - lo);
     for (uint32_t i = t; i < n; i += NT) {
-      const uint32_t root = s_first[i] >> 16, px = s_first[i] & 0xffffu;
+      const uint32_t root = s.first[i] >> 16, px = s.first[i] & 0xffffu;
       const uint32_t fy = px / TW, fx = px % TW;
-      const unsigned long long sums = s_sums[i];
+      const unsigned long long sums = s.sums[i];
       const uint32_t area = Sums::area(sums), sx = Sums::sum_x(sums),
-                     sy = Sums::sum_y(sums), box = s_box[i];
+                     sy = Sums::sum_y(sums), box = s.box[i];
       const uint32_t x0 = 255 - (box & 0xff), x1 = (box >> 8) & 0xff,
                      y1 = box >> 16;
-      if (s_open[root >> 5] >> (root & 31) & 1) {
+      if (s.open[root >> 5] >> (root & 31) & 1) {
         const uint32_t g =
-            tile_id * S::OPEN_CAP + rank(s_open, s_open_before, root);
+            tile_id * S::OPEN_CAP + rank(s.open, s.open_before, root);
         out.open.parent[g] = g;
         out.open.key[g] = (uint32_t)(gy0 + fy) * im.width + gx0 + fx;
         out.open.area[g] = area;
@@ -279,10 +342,10 @@ __global__ void __launch_bounds__(S::THREADS)
         out.open.x1[g] = gx0 + x1;
         out.open.y1[g] = gy0 + y1;
       } else {
-        atomicOr(&s_start[fy][fx >> 5], 1u << (fx & 31));
+        atomicOr(&s.start[fy][fx >> 5], 1u << (fx & 31));
         if (filter.passes(area)) {
-          atomicOr(&s_pass[fy][fx >> 5], 1u << (fx & 31));
-          const uint32_t k = atomicAdd(&s_n_closed, 1u);
+          atomicOr(&s.pass[fy][fx >> 5], 1u << (fx & 31));
+          const uint32_t k = atomicAdd(&s.n_closed, 1u);
           out.closed.rec[(size_t)tile_id * S::CLOSED_CAP + k] =
               make_uint4(px | area << 16, sx, sy, x0 | x1 << 8 | y1 << 16);
         }
@@ -293,10 +356,10 @@ __global__ void __launch_bounds__(S::THREADS)
 
   /* Seam pixels: the open slot of their piece, NONE for background. */
   auto seam_slot = [&](int yy, int x) -> uint32_t {
-    if (!(s_fg[yy][x >> 5] >> (x & 31) & 1))
+    if (!(s.fg[yy][x >> 5] >> (x & 31) & 1))
       return NONE;
     return tile_id * S::OPEN_CAP +
-           rank(s_open, s_open_before, s_P[run_of(yy, x)]);
+           rank(s.open, s.open_before, s.P[run_of(yy, x)]);
   };
   const Seams &sm = out.seams;
   for (int x = t; x < TW; x += NT) {
@@ -311,12 +374,15 @@ __global__ void __launch_bounds__(S::THREADS)
     if (seam_right)
       sm.right[(size_t)tx * sm.col_len + gy0 + yy] = seam_slot(yy, TW - 1);
   }
-  const size_t word = (size_t)(gy0 + y) * out.start_words + tx * WORDS + w;
-  out.start[word] = s_start[y][w];
-  out.pass[word] = s_pass[y][w];
+  if (reader) {
+    const size_t word =
+        (size_t)(gy0 + wy) * out.start_words + tx * WORDS + ww;
+    out.start[word] = s.start[wy][ww];
+    out.pass[word] = s.pass[wy][ww];
+  }
   if (t == 0) {
-    out.n_open[tile_id] = s_n_open;
-    out.n_closed[tile_id] = s_n_closed;
+    out.n_open[tile_id] = s.n_open;
+    out.n_closed[tile_id] = s.n_closed;
   }
 }
 
