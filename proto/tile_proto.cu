@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#define TILE_PROFILE 1
 #include "../kernels/cuda/tile_labeling.cuh"
 
 #define CK(x)                                                                  \
@@ -151,13 +152,13 @@ static std::vector<uint8_t> make_image(int W, int H, double d, int g, uint32_t s
 
 struct Opts {
   int W = 2048, H = 2048, reps = 20;
-  bool check = true;
+  bool check = true, profile = true;
   std::string shape;
   std::vector<std::pair<int, int>> cells;
   std::vector<int> conns = {4, 8};
 };
 
-template <class S, bool C8, int FCAP, bool DD = false>
+template <class S, bool C8, int FCAP, bool DD = true, bool AGG = true>
 static void run_shape(const char *name, const Opts &op,
                       const std::vector<std::vector<uint8_t>> &imgs,
                       const uint8_t *d_img)
@@ -178,7 +179,7 @@ static void run_shape(const char *name, const Opts &op,
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  auto kernel = tile::labeling_kernel<S, GPUCCL_PIXEL_U8, C8, FCAP, DD>;
+  auto kernel = tile::labeling_kernel<S, GPUCCL_PIXEL_U8, C8, FCAP, DD, AGG>;
   const size_t smem = sizeof(tile::TileShared<S, FCAP>);
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   int occ = 0;
@@ -233,9 +234,31 @@ static void run_shape(const char *name, const Opts &op,
       }
       verdict = ok ? "ok" : "MISMATCH";
     }
-    printf("%s,%d,%d,%d,%d,%d,%d,%.4f,%.4f,%llu,%llu,%s\n", name, op.W, op.H, C8 ? 8 : 4,
+    char prof[256] = "";
+    if (op.profile) {
+      unsigned long long *d_prof;
+      CK(cudaMalloc(&d_prof, (size_t)nt * 8 * 8));
+      CK(cudaMemcpyToSymbol(tile::g_tile_profile, &d_prof, sizeof d_prof));
+      kernel<<<grid, S::THREADS, smem>>>(im, f, o);
+      CK(cudaDeviceSynchronize());
+      std::vector<unsigned long long> h((size_t)nt * 8);
+      CK(cudaMemcpy(h.data(), d_prof, h.size() * 8, cudaMemcpyDeviceToHost));
+      unsigned long long *null_ptr = nullptr;
+      CK(cudaMemcpyToSymbol(tile::g_tile_profile, &null_ptr, sizeof null_ptr));
+      cudaFree(d_prof);
+      double mean[6] = {0};
+      unsigned long long mx = 0;
+      for (int i = 0; i < nt; i++) {
+        for (int k = 0; k < 6; k++)
+          mean[k] += (double)(h[i * 8 + k] - (k ? h[i * 8 + k - 1] : 0)) / nt;
+        mx = std::max(mx, h[i * 8 + 5]);
+      }
+      snprintf(prof, sizeof prof, ",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu", mean[0], mean[1],
+               mean[2], mean[3], mean[4], mean[5], mx);
+    }
+    printf("%s,%d,%d,%d,%d,%d,%d,%.4f,%.4f,%llu,%llu,%s%s\n", name, op.W, op.H, C8 ? 8 : 4,
            op.cells[c].first, op.cells[c].second, occ, ms[ms.size() / 2], ms[0], sc, so,
-           verdict);
+           verdict, prof);
     fflush(stdout);
   }
   free_outputs(o);
@@ -249,6 +272,8 @@ int main(int argc, char **argv)
       sscanf(argv[++i], "%dx%d", &op.W, &op.H);
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       op.reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--no-profile"))
+      op.profile = false;
     else if (!strcmp(argv[i], "--no-check"))
       op.check = false;
     else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
@@ -276,24 +301,22 @@ int main(int argc, char **argv)
     CK(cudaMemcpy(d_img + c * (size_t)op.W * op.H, imgs.back().data(), imgs.back().size(),
                   cudaMemcpyHostToDevice));
   }
-  printf("shape,W,H,conn,density,gran,blocks_per_sm,ms_median,ms_min,closed_staged,open,check\n");
+  printf("shape,W,H,conn,density,gran,blocks_per_sm,ms_median,ms_min,closed_staged,open,check,c_runs,c_merge,c_flags,c_ranks,c_features,c_out,c_max\n");
   for (int conn : op.conns) {
     if (conn == 4) {
       run_shape<tile::Shape<8, 32>, false, 1024>("256x32", op, imgs, d_img);
-      run_shape<tile::Shape<8, 32, 512>, false, 1024>("256x32t512", op, imgs, d_img);
       run_shape<tile::Shape<8, 32>, false, 1024, true>("256x32dd", op, imgs, d_img);
-      run_shape<tile::Shape<8, 32>, false, 512>("256x32f512", op, imgs, d_img);
-      run_shape<tile::Shape<8, 16>, false, 1024>("256x16", op, imgs, d_img);
       run_shape<tile::Shape<8, 16, 256>, false, 512>("256x16t256", op, imgs, d_img);
-      run_shape<tile::Shape<4, 32>, false, 1024>("128x32", op, imgs, d_img);
+      run_shape<tile::Shape<8, 16, 256>, false, 512, true>("256x16t256dd", op, imgs, d_img);
+      run_shape<tile::Shape<8, 8, 128>, false, 256>("256x8t128", op, imgs, d_img);
+      run_shape<tile::Shape<4, 32, 256>, false, 512>("128x32t256", op, imgs, d_img);
     } else {
       run_shape<tile::Shape<8, 32>, true, 1024>("256x32", op, imgs, d_img);
-      run_shape<tile::Shape<8, 32, 512>, true, 1024>("256x32t512", op, imgs, d_img);
       run_shape<tile::Shape<8, 32>, true, 1024, true>("256x32dd", op, imgs, d_img);
-      run_shape<tile::Shape<8, 32>, true, 512>("256x32f512", op, imgs, d_img);
-      run_shape<tile::Shape<8, 16>, true, 1024>("256x16", op, imgs, d_img);
       run_shape<tile::Shape<8, 16, 256>, true, 512>("256x16t256", op, imgs, d_img);
-      run_shape<tile::Shape<4, 32>, true, 1024>("128x32", op, imgs, d_img);
+      run_shape<tile::Shape<8, 16, 256>, true, 512, true>("256x16t256dd", op, imgs, d_img);
+      run_shape<tile::Shape<8, 8, 128>, true, 256>("256x8t128", op, imgs, d_img);
+      run_shape<tile::Shape<4, 32, 256>, true, 512>("128x32t256", op, imgs, d_img);
     }
   }
   return 0;

@@ -30,6 +30,24 @@
 
 namespace tile {
 
+/* Prototype instrumentation: clock64() at the end of each phase, per
+ * tile, when built with TILE_PROFILE and g_tile_profile is set. */
+#ifdef TILE_PROFILE
+__device__ unsigned long long *g_tile_profile;
+#define PROFILE_MARK(k)                                                        \
+  do {                                                                         \
+    if (g_tile_profile && threadIdx.x == 0)                                    \
+      g_tile_profile[(blockIdx.y * gridDim.x + blockIdx.x) * 8 + (k)] =        \
+          clock64() - prof_t0;                                                 \
+  } while (0)
+#define PROFILE_START const long long prof_t0 = clock64()
+#define PROFILE_SYNC __syncthreads()
+#else
+#define PROFILE_MARK(k) ((void)0)
+#define PROFILE_START ((void)0)
+#define PROFILE_SYNC ((void)0)
+#endif
+
 constexpr int bit_width(unsigned long long v)
 {
   return v ? 1 + bit_width(v >> 1) : 0;
@@ -100,7 +118,7 @@ template <class S, int FCAP> struct TileShared {
 };
 
 template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
-          bool DEDUPE = false>
+          bool DEDUPE = false, bool AGG = true>
 __global__ void __launch_bounds__(S::THREADS)
     labeling_kernel(Image im, Filter filter, TileOutputs out)
 {
@@ -110,6 +128,7 @@ __global__ void __launch_bounds__(S::THREADS)
   typedef PackedSums<S> Sums;
   extern __shared__ uint4 smem_raw[];
   Shared &s = *reinterpret_cast<Shared *>(smem_raw);
+  PROFILE_START;
 
   const int t = threadIdx.x;
   const bool reader = t < WORDS * TH; /* this thread reads a word */
@@ -162,6 +181,7 @@ __global__ void __launch_bounds__(S::THREADS)
       s.run_b[r] = (uint8_t)(32 * ww + __ffs(m) - 1);
   }
   __syncthreads();
+  PROFILE_MARK(0);
 
   /* The number of the run holding the set pixel (yy, x). */
   auto run_of = [&](int yy, int x) -> uint32_t {
@@ -244,6 +264,7 @@ __global__ void __launch_bounds__(S::THREADS)
     }
   }
   __syncthreads();
+  PROFILE_MARK(1);
 
   /* 3. Every run points at its root (the smallest number of its tree, so
    * atomicMin wins over a concurrent halving); roots and the pieces that
@@ -259,6 +280,7 @@ __global__ void __launch_bounds__(S::THREADS)
       atomicOr(s.open + (root >> 5), 1u << (root & 31));
   }
   __syncthreads();
+  PROFILE_MARK(2);
   /* Ranks of roots and of open roots: one warp scans both bitmaps. */
   if (t < 32) {
     constexpr int PER = (RW + 31) / 32;
@@ -296,6 +318,7 @@ __global__ void __launch_bounds__(S::THREADS)
     }
   }
   __syncthreads();
+  PROFILE_MARK(3);
   auto rank = [&](const uint32_t *bits, const uint32_t *before, uint32_t r) {
     return before[r >> 5] + __popc(bits[r >> 5] & ((1u << (r & 31)) - 1u));
   };
@@ -308,17 +331,51 @@ __global__ void __launch_bounds__(S::THREADS)
       s.box[i] = 0;
     }
     __syncthreads();
-    for (uint32_t r = t; r < n_runs; r += NT) {
-      const uint32_t root = s.P[r];
-      const uint32_t slot = rank(s.root, s.root_before, root) - lo;
-      if (slot >= (uint32_t)FCAP)
-        continue;
-      const uint32_t y = s.run_ya[r] >> 8, a = s.run_ya[r] & 0xff,
-                     b = s.run_b[r], len = b - a + 1;
-      atomicAdd(s.sums + slot, Sums::pack(len, len * (a + b) / 2, len * y));
-      grow_box(s.box + slot, (255 - a) | b << 8 | y << 16);
-      if (root == r)
-        s.first[slot] = r << 16 | (y * TW + a);
+    /* Lanes whose runs belong to one piece add their sums first (warp
+     * reductions), so a large piece takes one atomic per warp, not one
+     * per run. */
+    const int lane = t & 31;
+    for (uint32_t r0 = t - lane; r0 < n_runs; r0 += NT) {
+      const uint32_t r = r0 + lane;
+      uint32_t slot = NONE, y = 0, a = 255, b = 0;
+      if (r < n_runs) {
+        const uint32_t root = s.P[r];
+        slot = rank(s.root, s.root_before, root) - lo;
+        if (slot >= (uint32_t)FCAP) {
+          slot = NONE;
+        } else {
+          y = s.run_ya[r] >> 8;
+          a = s.run_ya[r] & 0xff;
+          b = s.run_b[r];
+          if (root == r)
+            s.first[slot] = r << 16 | (y * TW + a);
+        }
+      }
+      uint32_t len = b + 1 - a, sx = len * (a + b) / 2, sy = len * y;
+      uint32_t box = (255 - a) | b << 8 | y << 16;
+      bool leader = slot != NONE;
+#if __CUDA_ARCH__ >= 800
+      if (AGG) {
+        /* The lanes of lane 0's piece (on dense images, most of the warp:
+         * the giant component) add up first; match_any for every group
+         * costs more than it saves on sparse ones. */
+        const uint32_t slot0 = __shfl_sync(0xffffffffu, slot, 0);
+        const unsigned peers = __ballot_sync(0xffffffffu, slot == slot0);
+        if (slot == slot0 && slot != NONE && __popc(peers) > 1) {
+          len = __reduce_add_sync(peers, len);
+          sx = __reduce_add_sync(peers, sx);
+          sy = __reduce_add_sync(peers, sy);
+          box = __reduce_max_sync(peers, 255 - a) |
+                __reduce_max_sync(peers, b) << 8 |
+                __reduce_max_sync(peers, y) << 16;
+          leader = lane == __ffs(peers) - 1;
+        }
+      }
+#endif
+      if (leader) {
+        atomicAdd(s.sums + slot, Sums::pack(len, sx, sy));
+        grow_box(s.box + slot, box);
+      }
     }
     __syncthreads();
     const uint32_t n = min((uint32_t)FCAP, n_roots - lo);
@@ -354,6 +411,7 @@ __global__ void __launch_bounds__(S::THREADS)
     __syncthreads();
   }
 
+  PROFILE_MARK(4);
   /* Seam pixels: the open slot of their piece, NONE for background. */
   auto seam_slot = [&](int yy, int x) -> uint32_t {
     if (!(s.fg[yy][x >> 5] >> (x & 31) & 1))
@@ -384,6 +442,8 @@ __global__ void __launch_bounds__(S::THREADS)
     out.n_open[tile_id] = s.n_open;
     out.n_closed[tile_id] = s.n_closed;
   }
+  PROFILE_SYNC;
+  PROFILE_MARK(5);
 }
 
 } /* namespace tile */
