@@ -101,6 +101,12 @@ struct TileOutputs {
   uint32_t *n_closed;     /* per tile: closed pieces staged (passing) */
 };
 
+/* The tile shape of the library: 256 x 16 pixels, 256 threads (two per
+ * word). Measured on the H100 against 256 x 32, 256 x 8 and 128 x 32, with
+ * one or two threads per word: the fastest worst case at 2048^2 with both
+ * connectivities (bench/README-gpu.md). */
+typedef Shape<8, 16, 256> LibraryShape;
+
 struct Filter {
   uint32_t min_area, max_area; /* max_area 0: no limit */
   __device__ __forceinline__ bool passes(uint32_t area) const
@@ -109,29 +115,98 @@ struct Filter {
   }
 };
 
-/* Relaxed loads from shared memory (ld.relaxed.cta): defined when racing
- * with other warps' atomics, and a plain LDS, so lanes reading one address
- * get it broadcast. */
-__device__ __forceinline__ uint32_t load_shared(const uint32_t *p)
+/* One frame of the tiled pipeline: what every kernel reads. */
+struct Frame {
+  Image image;
+  Filter filter;
+  bool conn8;
+  int tiles_x, tiles_y;
+  TileOutputs out;
+  /* Component ids: per cell (an image row of a tile column), the
+   * components and passing blobs before it, packed: components | blobs << 32
+   * (component_ids.cu). */
+  unsigned long long *cell_before;
+  uint32_t *header; /* {components, blobs, threshold} */
+};
+
+/* Cells of a frame: one per image row and tile column. */
+__host__ __device__ inline size_t frame_cells(const Frame &f)
 {
-  uint32_t v;
-  asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];"
-               : "=r"(v)
-               : "r"((uint32_t)__cvta_generic_to_shared(p))
-               : "memory");
-  return v;
+  return (size_t)f.image.height * f.tiles_x;
 }
 
-/* Root of x in a shared forest, halving the path on the way: each visited
- * node is pointed at its grandparent with atomicMin, which never raises a
- * link a concurrent merge lowered. */
-__device__ __forceinline__ uint32_t find_shared(uint32_t *P, uint32_t x)
+/* Components (low half) and passing blobs (high half) whose first pixel is
+ * in a cell: its start and pass bits. */
+template <class S>
+__device__ __forceinline__ unsigned long long cell_counts(const TileOutputs &o,
+                                                          int tiles_x,
+                                                          size_t cell)
+{
+  const size_t w0 = (cell / tiles_x) * o.start_words + (cell % tiles_x) * S::WORDS;
+  uint32_t all = 0, passed = 0;
+#pragma unroll
+  for (int k = 0; k < S::WORDS; k++) {
+    all += __popc(o.start[w0 + k]);
+    passed += __popc(o.pass[w0 + k]);
+  }
+  return all | (unsigned long long)passed << 32;
+}
+
+/* Components (low half) and passing blobs (high half) whose first pixel
+ * comes before pixel (x, y) in raster order: its cell's offset plus the
+ * start and pass bits before it in the cell. */
+template <class S>
+__device__ __forceinline__ unsigned long long
+components_before(const Frame &f, uint32_t x, uint32_t y)
+{
+  const uint32_t tc = x / S::W, b = x % S::W;
+  const size_t w0 = (size_t)y * f.out.start_words + tc * S::WORDS;
+  uint32_t all = 0, passed = 0;
+  for (uint32_t k = 0; k < b / 32; k++) {
+    all += __popc(f.out.start[w0 + k]);
+    passed += __popc(f.out.pass[w0 + k]);
+  }
+  const uint32_t below = (1u << (b & 31)) - 1u;
+  all += __popc(f.out.start[w0 + b / 32] & below);
+  passed += __popc(f.out.pass[w0 + b / 32] & below);
+  return f.cell_before[(size_t)y * f.tiles_x + tc] + all +
+         ((unsigned long long)passed << 32);
+}
+
+/* Where a union-find forest lives (Alg. 2). Shared: one tile's runs;
+ * relaxed loads (ld.relaxed.cta) are defined when racing with other warps'
+ * atomics, and a plain LDS, so lanes reading one address get it
+ * broadcast. Global: the open pieces of the frame; loads bypass L1, other
+ * blocks' atomics land in L2. */
+struct SharedForest {
+  static __device__ __forceinline__ uint32_t load(const uint32_t *p)
+  {
+    uint32_t v;
+    asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];"
+                 : "=r"(v)
+                 : "r"((uint32_t)__cvta_generic_to_shared(p))
+                 : "memory");
+    return v;
+  }
+};
+struct GlobalForest {
+  static __device__ __forceinline__ uint32_t load(const uint32_t *p)
+  {
+    return __ldcg(p);
+  }
+};
+
+/* Root of x, halving the path on the way: each visited node is pointed at
+ * its grandparent with atomicMin, which never raises a link a concurrent
+ * merge lowered. */
+template <class Mem>
+__device__ __forceinline__ uint32_t find_root(uint32_t *P, uint32_t x)
 {
   for (;;) {
-    const uint32_t p = load_shared(P + x);
+    const uint32_t p = Mem::load(P + x);
     if (p == x)
       return x;
-    const uint32_t g = load_shared(P + p);
+    const uint32_t g = Mem::load(P + p);
     if (g == p)
       return p;
     atomicMin(P + x, g);
@@ -139,13 +214,14 @@ __device__ __forceinline__ uint32_t find_shared(uint32_t *P, uint32_t x)
   }
 }
 
-/* Alg. 2 (Playne and Hawick's merge) in shared memory: the smaller root
- * wins; atomicMin retries until both sides agree. */
-__device__ __forceinline__ void merge_shared(uint32_t *P, uint32_t a,
-                                             uint32_t b)
+/* Alg. 2 (Playne and Hawick's merge): the smaller root wins; atomicMin
+ * retries until both sides agree. */
+template <class Mem>
+__device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
+                                            uint32_t b)
 {
-  a = find_shared(P, a);
-  b = find_shared(P, b);
+  a = find_root<Mem>(P, a);
+  b = find_root<Mem>(P, b);
   while (a != b) {
     if (a < b) {
       const uint32_t t = a;

@@ -110,18 +110,29 @@ template <class S, int FCAP> struct TileShared {
   uint16_t run_ya[S::MAX_RUNS];  /* row << 8 | first column */
   uint8_t run_b[S::MAX_RUNS];    /* last column */
   uint32_t root[RW], open[RW], root_before[RW], open_before[RW];
-  unsigned long long sums[FCAP];
-  uint32_t box[FCAP];
-  uint32_t first[FCAP]; /* root run << 16 | first pixel */
-  uint32_t n_runs, n_roots, n_open, n_closed;
+  union {
+    struct { /* features of FCAP pieces at a time */
+      unsigned long long sums[FCAP];
+      uint32_t box[FCAP];
+      uint32_t first[FCAP]; /* root run << 16 | first pixel */
+    };
+    uint32_t id[S::MAX_RUNS]; /* label image: each root's component id */
+  };
+  uint32_t n_roots, n_open, n_closed;
   typename Scan::TempStorage scan;
 };
 
+/* LABELS: the label image pass (Alg. 5), after the component ids: the
+ * tile is labeled again (phases 1 to 3) and every pixel gets its
+ * component's id; nothing else is written. */
 template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
-          bool DEDUPE = false, bool AGG = true>
+          bool LABELS = false, bool DEDUPE = false, bool AGG = true>
 __global__ void __launch_bounds__(S::THREADS)
-    labeling_kernel(Image im, Filter filter, TileOutputs out)
+    labeling_kernel(Frame f, uint32_t *labels)
 {
+  const Image &im = f.image;
+  const Filter &filter = f.filter;
+  const TileOutputs &out = f.out;
   constexpr int WORDS = S::WORDS, TW = S::W, TH = S::H, NT = S::THREADS;
   typedef TileShared<S, FCAP> Shared;
   constexpr int RW = Shared::RW;
@@ -232,7 +243,7 @@ __global__ void __launch_bounds__(S::THREADS)
       uint32_t u0, u1;
       touched(r, u0, u1);
       for (uint32_t u = u0; u <= u1; u++)
-        merge_shared(s.P, r, u);
+        merge_roots<SharedForest>(s.P, r, u);
     }
   } else {
     /* Lanes of a warp hold neighbouring runs, which on dense images
@@ -250,15 +261,15 @@ __global__ void __launch_bounds__(S::THREADS)
           break;
         uint32_t ra = 0, rb = 0;
         if (has) {
-          ra = find_shared(s.P, r);
-          rb = find_shared(s.P, u);
+          ra = find_root<SharedForest>(s.P, r);
+          rb = find_root<SharedForest>(s.P, u);
         }
         const unsigned long long key =
             has && ra != rb ? (unsigned long long)min(ra, rb) << 32 | max(ra, rb)
                             : ~0ull;
         const unsigned same = __match_any_sync(0xffffffffu, key);
         if (key != ~0ull && lane == __ffs(same) - 1)
-          merge_shared(s.P, ra, rb);
+          merge_roots<SharedForest>(s.P, ra, rb);
         u++;
       }
     }
@@ -270,7 +281,7 @@ __global__ void __launch_bounds__(S::THREADS)
    * atomicMin wins over a concurrent halving); roots and the pieces that
    * touch a seam are flagged. */
   for (uint32_t r = t; r < n_runs; r += NT) {
-    const uint32_t root = find_shared(s.P, r);
+    const uint32_t root = find_root<SharedForest>(s.P, r);
     atomicMin(s.P + r, root);
     if (root == r)
       atomicOr(s.root + (r >> 5), 1u << (r & 31));
@@ -322,6 +333,38 @@ __global__ void __launch_bounds__(S::THREADS)
   auto rank = [&](const uint32_t *bits, const uint32_t *before, uint32_t r) {
     return before[r >> 5] + __popc(bits[r >> 5] & ((1u << (r & 31)) - 1u));
   };
+
+  if (LABELS) {
+    /* Each root's id: a closed piece's from its own first pixel, an open
+     * one's from the first pixel of the component it belongs to. */
+    for (uint32_t r = t; r < n_runs; r += NT) {
+      if (s.P[r] != r)
+        continue;
+      uint32_t x = gx0 + (s.run_ya[r] & 0xff), y = gy0 + (s.run_ya[r] >> 8);
+      if (s.open[r >> 5] >> (r & 31) & 1) {
+        const uint32_t slot =
+            tile_id * S::OPEN_CAP + rank(s.open, s.open_before, r);
+        const uint32_t key =
+            out.open.key[find_root<GlobalForest>(out.open.parent, slot)];
+        x = key % (uint32_t)im.width;
+        y = key / (uint32_t)im.width;
+      }
+      s.id[r] = (uint32_t)components_before<S>(f, x, y) + 1;
+    }
+    __syncthreads();
+    /* Every pixel of the tile inside the image, background too: the
+     * label image is never cleared. Consecutive threads, consecutive
+     * pixels. */
+    for (int i = t; i < TW * TH; i += NT) {
+      const int y = i / TW, x = i % TW;
+      if (gy0 + y >= im.height || gx0 + x >= im.width)
+        continue;
+      const bool set = s.fg[y][x >> 5] >> (x & 31) & 1;
+      labels[(size_t)(gy0 + y) * im.width + gx0 + x] =
+          set ? s.id[s.P[run_of(y, x)]] : 0u;
+    }
+    return;
+  }
 
   /* 4 and 5, in windows of FCAP pieces. */
   const uint32_t n_roots = s.n_roots;

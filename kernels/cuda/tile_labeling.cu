@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Launchers of tile labeling (tile_labeling.cuh) for the library's tile
+ * shape: every pixel format and connectivity, the features pass and the
+ * label image pass. */
+#include "tile_labeling.cuh"
+#include "tiled_kernels.h"
+
+namespace tile {
+
+/* Pieces whose sums are held in shared memory at once: a 256 x 16 tile
+ * holds up to 2 048 (a checkerboard), dense noise about 500. */
+constexpr int LIBRARY_FCAP = 512;
+
+template <bool LABELS, GpucclPixelFormat FMT, bool CONN8>
+static cudaError_t launch(const Frame &f, uint32_t *labels,
+                          cudaStream_t stream)
+{
+  typedef LibraryShape S;
+  auto kernel = labeling_kernel<S, FMT, CONN8, LIBRARY_FCAP, LABELS>;
+  const size_t smem = sizeof(TileShared<S, LIBRARY_FCAP>);
+  /* Above the 48 KB default for dynamic shared memory on some shapes;
+   * set once per kernel (not a stream operation: fine during capture). */
+  static const cudaError_t attr = cudaFuncSetAttribute(
+      kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if (attr != cudaSuccess)
+    return attr;
+  kernel<<<dim3(f.tiles_x, f.tiles_y), S::THREADS, smem, stream>>>(f, labels);
+  return cudaGetLastError();
+}
+
+template <bool LABELS>
+static cudaError_t dispatch(const Frame &f, uint32_t *labels,
+                            cudaStream_t stream)
+{
+  switch (f.image.format) {
+  case GPUCCL_PIXEL_U16:
+    return f.conn8 ? launch<LABELS, GPUCCL_PIXEL_U16, true>(f, labels, stream)
+                   : launch<LABELS, GPUCCL_PIXEL_U16, false>(f, labels, stream);
+  case GPUCCL_PIXEL_PACKED4:
+    return f.conn8
+               ? launch<LABELS, GPUCCL_PIXEL_PACKED4, true>(f, labels, stream)
+               : launch<LABELS, GPUCCL_PIXEL_PACKED4, false>(f, labels, stream);
+  default:
+    return f.conn8 ? launch<LABELS, GPUCCL_PIXEL_U8, true>(f, labels, stream)
+                   : launch<LABELS, GPUCCL_PIXEL_U8, false>(f, labels, stream);
+  }
+}
+
+cudaError_t launch_tile_labeling(const Frame &f, cudaStream_t stream)
+{
+  return dispatch<false>(f, nullptr, stream);
+}
+
+cudaError_t launch_label_image(const Frame &f, uint32_t *labels,
+                               cudaStream_t stream)
+{
+  return dispatch<true>(f, labels, stream);
+}
+
+} /* namespace tile */
