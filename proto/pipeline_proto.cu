@@ -228,7 +228,6 @@ static int run_time(int W, int H, int reps)
         tile::Frame f = g.frame(c8, 0, 0);
         std::vector<std::vector<float>> t(8);
         for (int r = 0; r < reps + 2; r++) {
-          size_t bytes = g.b.scan_temp_bytes;
           CK(cudaEventRecord(ev[0], st));
           CK(tile::launch_tile_labeling(f, st));
           CK(cudaEventRecord(ev[1], st));
@@ -238,6 +237,7 @@ static int run_time(int W, int H, int reps)
           CK(cudaEventRecord(ev[3], st));
           CK(tile::launch_open_roots(f, st));
           CK(cudaEventRecord(ev[4], st));
+          size_t bytes = g.b.scan_temp_bytes;
           CK(tile::launch_component_ids(f, g.b.scan_temp, bytes, st));
           CK(cudaEventRecord(ev[5], st));
           CK(tile::launch_blob_records(f, g.b.blobs, st));

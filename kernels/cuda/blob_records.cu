@@ -2,7 +2,7 @@
 /* The blob table: every passing component's record at its place (the pass
  * bits before its first pixel), with its id (the start bits before it,
  * plus one). One block per tile writes the tile's staged closed pieces and
- * the open roots it holds; the header gets the totals. */
+ * the open roots it holds. */
 #include "tile_samples.cuh" /* threshold_of */
 #include "tiled_kernels.h"
 
@@ -28,6 +28,7 @@ __device__ __forceinline__ void write_blob(const Frame &f, GpucclBlob *blobs,
 __global__ void __launch_bounds__(256)
     blob_records_kernel(Frame f, GpucclBlob *blobs)
 {
+  wait_for_previous();
   typedef LibraryShape S;
   const uint32_t t = blockIdx.x;
   const uint32_t gx0 = (t % f.tiles_x) * S::W, gy0 = (t / f.tiles_x) * S::H;
@@ -51,10 +52,9 @@ __global__ void __launch_bounds__(256)
                o.x0[p], o.x1[p], o.y1[p]);
   }
   if (t == 0 && threadIdx.x == 0) {
-    /* The totals: the last cell's offsets plus its own counts. */
-    const size_t last = (size_t)f.image.height * f.tiles_x - 1;
-    const unsigned long long total =
-        f.cell_before[last] + cell_counts<S>(f.out, f.tiles_x, last);
+    /* The totals: the last cell's offsets and counts. */
+    const size_t last = frame_cells(f) - 1;
+    const unsigned long long total = f.cell_before[last] + f.cell_count[last];
     f.header[0] = (uint32_t)total;
     f.header[1] = (uint32_t)(total >> 32);
     f.header[2] = (uint32_t)threshold_of(f.image);
@@ -64,8 +64,8 @@ __global__ void __launch_bounds__(256)
 cudaError_t launch_blob_records(const Frame &f, GpucclBlob *blobs,
                                 cudaStream_t stream)
 {
-  blob_records_kernel<<<f.tiles_x * f.tiles_y, 256, 0, stream>>>(f, blobs);
-  return cudaGetLastError();
+  return launch_dependent(blob_records_kernel, f.tiles_x * f.tiles_y, 256, 0,
+                          stream, f, blobs);
 }
 
 } /* namespace tile */

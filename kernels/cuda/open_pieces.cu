@@ -1,85 +1,134 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Open pieces after seam merging. Open merging: HA4's features (Alg. 6)
- * for the components that cross seams: every piece adds its partial area,
- * sums and box into its root, and the root keeps the smallest first pixel
- * (raster order) of its pieces. Open roots (beyond the paper): each root
- * is one whole component; its first pixel goes into the start bitmap and,
- * when it passes the area filter, into the pass bitmap, beside the closed
- * components tile labeling put there. */
+/* Open pieces after seam merging, one block per tile over its own pieces.
+ * Open merging: HA4's features (Alg. 6) for the components that cross
+ * seams: every piece adds its partial area, sums and box into its root,
+ * and the root keeps the smallest first pixel (raster order) of its
+ * pieces. Open roots (beyond the paper): each root is one whole component;
+ * its first pixel goes into the start bitmap and, when it passes the area
+ * filter, into the pass bitmap, and its cell's counts grow by one. */
 #include "tiled_kernels.h"
 
 namespace tile {
 
-/* The slot of open piece i of tile t, or NONE past the tile's count. */
-__device__ __forceinline__ uint32_t open_slot(const Frame &f, size_t i)
+constexpr int OPEN_THREADS = 128;
+
+/* The root of p, read only: no merge runs any more. */
+__device__ __forceinline__ uint32_t root_of(const uint32_t *P, uint32_t p)
 {
-  const uint32_t t = (uint32_t)(i / LibraryShape::OPEN_CAP);
-  const uint32_t k = (uint32_t)(i % LibraryShape::OPEN_CAP);
-  return k < f.out.n_open[t] ? (uint32_t)i : NONE;
+  uint32_t q;
+  while ((q = GlobalForest::load(P + p)) != p)
+    p = q;
+  return p;
 }
 
-__global__ void open_merging_kernel(Frame f, size_t slots)
+/* What a piece adds into its root. */
+struct Partial {
+  uint32_t area, x0, x1, y1, key;
+  unsigned long long sum_x, sum_y;
+};
+
+/* Neutral for the additions, minima and maxima below. */
+__device__ __forceinline__ Partial no_partial()
 {
+  return Partial{0, NONE, 0, 0, NONE, 0, 0};
+}
+
+__device__ __forceinline__ Partial partial_of(const OpenPieces &o, uint32_t p)
+{
+  return Partial{o.area[p], o.x0[p], o.x1[p], o.y1[p], o.key[p], o.sum_x[p],
+                 o.sum_y[p]};
+}
+
+/* The whole warp's partials combined (every lane gets the result). */
+__device__ __forceinline__ Partial warp_combine(Partial v)
+{
+  for (int d = 16; d; d >>= 1) {
+    v.area += __shfl_xor_sync(0xffffffffu, v.area, d);
+    v.sum_x += __shfl_xor_sync(0xffffffffu, v.sum_x, d);
+    v.sum_y += __shfl_xor_sync(0xffffffffu, v.sum_y, d);
+    v.x0 = min(v.x0, __shfl_xor_sync(0xffffffffu, v.x0, d));
+    v.x1 = max(v.x1, __shfl_xor_sync(0xffffffffu, v.x1, d));
+    v.y1 = max(v.y1, __shfl_xor_sync(0xffffffffu, v.y1, d));
+    v.key = min(v.key, __shfl_xor_sync(0xffffffffu, v.key, d));
+  }
+  return v;
+}
+
+__global__ void __launch_bounds__(OPEN_THREADS) open_merging_kernel(Frame f)
+{
+  wait_for_previous();
   const OpenPieces &o = f.out.open;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < slots;
-       i += (size_t)gridDim.x * blockDim.x) {
-    const uint32_t p = open_slot(f, i);
-    if (p == NONE)
+  const uint32_t t = blockIdx.x, n = f.out.n_open[t];
+  const uint32_t lane = threadIdx.x & 31;
+  /* Whole warps go round together (the warp sums need them all). */
+  for (uint32_t i0 = threadIdx.x - lane; i0 < n; i0 += OPEN_THREADS) {
+    const uint32_t i = i0 + lane, p = t * LibraryShape::OPEN_CAP + i;
+    uint32_t r = NONE;
+    if (i < n)
+      r = root_of(o.parent, p);
+    bool adds = i < n && r != p; /* a piece to add into its root */
+    const unsigned adding = __ballot_sync(0xffffffffu, adds);
+    if (!adding)
       continue;
-    const uint32_t r = find_root<GlobalForest>(o.parent, p);
-    if (r == p)
-      continue;
-    atomicMin(o.parent + p, r); /* flat for open roots and label image */
-    atomicAdd(o.area + r, o.area[p]);
-    atomicAdd(o.sum_x + r, o.sum_x[p]);
-    atomicAdd(o.sum_y + r, o.sum_y[p]);
-    atomicMin(o.x0 + r, o.x0[p]);
-    atomicMax(o.x1 + r, o.x1[p]);
-    atomicMax(o.y1 + r, o.y1[p]);
-    atomicMin(o.key + r, o.key[p]);
+    Partial v = adds ? partial_of(o, p) : no_partial();
+    if (adds)
+      o.parent[p] = r; /* flat for the label image */
+    /* Dense noise sends many pieces of a warp to one giant component:
+     * the pieces of the first adding lane's root are combined first, and
+     * that lane alone adds them. */
+    const int leader = __ffs(adding) - 1;
+    const uint32_t r_leader = __shfl_sync(0xffffffffu, r, leader);
+    const bool group = adds && r == r_leader;
+    if (__popc(__ballot_sync(0xffffffffu, group)) > 1) {
+      const Partial sum = warp_combine(group ? v : no_partial());
+      if (group) {
+        v = sum;
+        adds = (int)lane == leader;
+      }
+    }
+    if (adds) {
+      atomicAdd(o.area + r, v.area);
+      atomicAdd(o.sum_x + r, v.sum_x);
+      atomicAdd(o.sum_y + r, v.sum_y);
+      atomicMin(o.x0 + r, v.x0);
+      atomicMax(o.x1 + r, v.x1);
+      atomicMax(o.y1 + r, v.y1);
+      atomicMin(o.key + r, v.key);
+    }
   }
 }
 
-__global__ void open_roots_kernel(Frame f, size_t slots)
+__global__ void __launch_bounds__(OPEN_THREADS) open_roots_kernel(Frame f)
 {
+  wait_for_previous();
   const OpenPieces &o = f.out.open;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < slots;
-       i += (size_t)gridDim.x * blockDim.x) {
-    const uint32_t p = open_slot(f, i);
-    if (p == NONE || o.parent[p] != p)
+  const uint32_t t = blockIdx.x, n = f.out.n_open[t];
+  for (uint32_t i = threadIdx.x; i < n; i += OPEN_THREADS) {
+    const uint32_t p = t * LibraryShape::OPEN_CAP + i;
+    if (o.parent[p] != p)
       continue;
-    const uint32_t key = o.key[p];
-    const uint32_t y = key / (uint32_t)f.image.width,
-                   x = key % (uint32_t)f.image.width;
+    const uint32_t key = o.key[p], w = (uint32_t)f.image.width;
+    const uint32_t y = key / w, x = key % w;
     const size_t word = (size_t)y * f.out.start_words + (x >> 5);
+    const bool passes = f.filter.passes(o.area[p]);
     atomicOr(f.out.start + word, 1u << (x & 31));
-    if (f.filter.passes(o.area[p]))
+    if (passes)
       atomicOr(f.out.pass + word, 1u << (x & 31));
+    atomicAdd(f.cell_count + (size_t)y * f.tiles_x + x / LibraryShape::W,
+              1ull | (unsigned long long)passes << 32);
   }
-}
-
-static size_t open_slots(const Frame &f)
-{
-  return (size_t)f.tiles_x * f.tiles_y * LibraryShape::OPEN_CAP;
-}
-
-static unsigned grid_for(size_t n, int threads)
-{
-  return (unsigned)std::min<size_t>((n + threads - 1) / threads, 65535);
 }
 
 cudaError_t launch_open_merging(const Frame &f, cudaStream_t stream)
 {
-  open_merging_kernel<<<grid_for(open_slots(f), 256), 256, 0, stream>>>(
-      f, open_slots(f));
-  return cudaGetLastError();
+  return launch_dependent(open_merging_kernel, f.tiles_x * f.tiles_y,
+                          OPEN_THREADS, 0, stream, f);
 }
 
 cudaError_t launch_open_roots(const Frame &f, cudaStream_t stream)
 {
-  open_roots_kernel<<<grid_for(open_slots(f), 256), 256, 0, stream>>>(
-      f, open_slots(f));
-  return cudaGetLastError();
+  return launch_dependent(open_roots_kernel, f.tiles_x * f.tiles_y,
+                          OPEN_THREADS, 0, stream, f);
 }
 
 } /* namespace tile */

@@ -9,8 +9,26 @@
 
 namespace tile {
 
-/* Join across one seam position: `near` is this side's slot, far[i - 1],
- * far[i], far[i + 1] the other side's neighbours (NONE outside). */
+/* Whether a and b are known to be joined already: the same piece, or
+ * the same parent (trees of open pieces are shallow). Read only, so the
+ * common case on dense images sends no atomic to the giant root. */
+__device__ __forceinline__ bool joined(const uint32_t *P, uint32_t a,
+                                       uint32_t b)
+{
+  return a == b || GlobalForest::load(P + a) == GlobalForest::load(P + b);
+}
+
+__device__ __forceinline__ void join(uint32_t *P, uint32_t a, uint32_t b)
+{
+  if (b != NONE && !joined(P, a, b))
+    merge_roots<GlobalForest>(P, a, b);
+}
+
+/* Join across one seam position: `near` is this side's slot, near_prev
+ * the one before it, far_* the other side's neighbours (NONE outside or
+ * on background). The position before already joined near_prev with
+ * far_prev and far (and, 8-connected, the one before far_prev); when near
+ * is near_prev, only what is new needs a union. */
 __device__ __forceinline__ void merge_across(uint32_t *P, bool conn8,
                                              uint32_t near, uint32_t near_prev,
                                              uint32_t far_prev, uint32_t far,
@@ -18,15 +36,19 @@ __device__ __forceinline__ void merge_across(uint32_t *P, bool conn8,
 {
   if (near == NONE)
     return;
-  if (far != NONE && !(near == near_prev && far == far_prev))
-    merge_roots<GlobalForest>(P, near, far);
-  if (conn8) {
-    /* Diagonal neighbours that the straight pair does not already hold. */
-    if (far_prev != NONE && far_prev != far)
-      merge_roots<GlobalForest>(P, near, far_prev);
-    if (far_next != NONE && far_next != far)
-      merge_roots<GlobalForest>(P, near, far_next);
+  const bool same = near == near_prev;
+  if (!conn8) {
+    if (!(same && far == far_prev))
+      join(P, near, far);
+    return;
   }
+  if (!same) {
+    join(P, near, far_prev);
+    if (far != far_prev)
+      join(P, near, far);
+  }
+  if (far_next != far && !(same && far == NONE && far_next == far_prev))
+    join(P, near, far_next);
 }
 
 /* One thread per pixel of a seam side: vertical seams first (tile column
@@ -34,28 +56,20 @@ __device__ __forceinline__ void merge_across(uint32_t *P, bool conn8,
  * height), then horizontal ones. */
 __global__ void seam_merging_kernel(Frame f)
 {
+  wait_for_previous();
   const Seams &sm = f.out.seams;
   uint32_t *P = f.out.open.parent;
-  const size_t vertical = (size_t)(f.tiles_x - 1) * sm.col_len;
-  const size_t horizontal = (size_t)(f.tiles_y - 1) * sm.row_len;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-       i < vertical + horizontal; i += (size_t)gridDim.x * blockDim.x) {
-    const uint32_t *near, *far;
-    int at, len;
-    if (i < vertical) {
-      const int k = (int)(i / sm.col_len) + 1;
-      at = (int)(i % sm.col_len);
-      len = sm.col_len;
-      near = sm.right + (size_t)(k - 1) * sm.col_len;
-      far = sm.left + (size_t)k * sm.col_len;
-    } else {
-      const size_t j = i - vertical;
-      const int k = (int)(j / sm.row_len) + 1;
-      at = (int)(j % sm.row_len);
-      len = sm.row_len;
-      near = sm.bottom + (size_t)(k - 1) * sm.row_len;
-      far = sm.top + (size_t)k * sm.row_len;
-    }
+  /* Under 2^31 seam pixels at GPUCCL_MAX_SIDE: 32-bit indexing. */
+  const uint32_t vertical = (uint32_t)(f.tiles_x - 1) * sm.col_len;
+  const uint32_t all = vertical + (uint32_t)(f.tiles_y - 1) * sm.row_len;
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < all;
+       i += gridDim.x * blockDim.x) {
+    const bool v = i < vertical;
+    const uint32_t j = v ? i : i - vertical;
+    const uint32_t len = v ? sm.col_len : sm.row_len;
+    const uint32_t k = j / len + 1, at = j % len;
+    const uint32_t *near = (v ? sm.right : sm.bottom) + (size_t)(k - 1) * len;
+    const uint32_t *far = (v ? sm.left : sm.top) + (size_t)k * len;
     merge_across(P, f.conn8, near[at], at ? near[at - 1] : NONE,
                  at ? far[at - 1] : NONE, far[at],
                  at + 1 < len ? far[at + 1] : NONE);
@@ -71,8 +85,7 @@ cudaError_t launch_seam_merging(const Frame &f, cudaStream_t stream)
     return cudaSuccess;
   const int threads = 256;
   const int blocks = (int)std::min<size_t>((n + threads - 1) / threads, 65535);
-  seam_merging_kernel<<<blocks, threads, 0, stream>>>(f);
-  return cudaGetLastError();
+  return launch_dependent(seam_merging_kernel, blocks, threads, 0, stream, f);
 }
 
 } /* namespace tile */

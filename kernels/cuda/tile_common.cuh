@@ -123,9 +123,10 @@ struct Frame {
   int tiles_x, tiles_y;
   TileOutputs out;
   /* Component ids: per cell (an image row of a tile column), the
-   * components and passing blobs before it, packed: components | blobs << 32
-   * (component_ids.cu). */
-  unsigned long long *cell_before;
+   * components and passing blobs whose first pixel is in it, packed:
+   * components | blobs << 32 (tile labeling and open roots count them),
+   * and those before it (the scan, component_ids.cu). */
+  unsigned long long *cell_count, *cell_before;
   uint32_t *header; /* {components, blobs, threshold} */
 };
 
@@ -133,23 +134,6 @@ struct Frame {
 __host__ __device__ inline size_t frame_cells(const Frame &f)
 {
   return (size_t)f.image.height * f.tiles_x;
-}
-
-/* Components (low half) and passing blobs (high half) whose first pixel is
- * in a cell: its start and pass bits. */
-template <class S>
-__device__ __forceinline__ unsigned long long cell_counts(const TileOutputs &o,
-                                                          int tiles_x,
-                                                          size_t cell)
-{
-  const size_t w0 = (cell / tiles_x) * o.start_words + (cell % tiles_x) * S::WORDS;
-  uint32_t all = 0, passed = 0;
-#pragma unroll
-  for (int k = 0; k < S::WORDS; k++) {
-    all += __popc(o.start[w0 + k]);
-    passed += __popc(o.pass[w0 + k]);
-  }
-  return all | (unsigned long long)passed << 32;
 }
 
 /* Components (low half) and passing blobs (high half) whose first pixel

@@ -24,8 +24,8 @@ static cudaError_t launch(const Frame &f, uint32_t *labels,
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (attr != cudaSuccess)
     return attr;
-  kernel<<<dim3(f.tiles_x, f.tiles_y), S::THREADS, smem, stream>>>(f, labels);
-  return cudaGetLastError();
+  return launch_dependent(kernel, dim3(f.tiles_x, f.tiles_y), S::THREADS,
+                          smem, stream, f, labels);
 }
 
 template <bool LABELS>

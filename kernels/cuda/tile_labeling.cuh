@@ -27,6 +27,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "tile_samples.cuh"
+#include "tiled_kernels.h" /* wait_for_previous */
 
 namespace tile {
 
@@ -140,6 +141,7 @@ __global__ void __launch_bounds__(S::THREADS)
   extern __shared__ uint4 smem_raw[];
   Shared &s = *reinterpret_cast<Shared *>(smem_raw);
   PROFILE_START;
+  wait_for_previous();
 
   const int t = threadIdx.x;
   const bool reader = t < WORDS * TH; /* this thread reads a word */
@@ -480,6 +482,17 @@ __global__ void __launch_bounds__(S::THREADS)
         (size_t)(gy0 + wy) * out.start_words + tx * WORDS + ww;
     out.start[word] = s.start[wy][ww];
     out.pass[word] = s.pass[wy][ww];
+    /* The cell's closed components, packed as in Frame::cell_before;
+     * open roots add theirs later, the scan turns counts into offsets. */
+    if (ww == 0 && gy0 + wy < im.height) {
+      uint32_t all = 0, passed = 0;
+      for (int k = 0; k < WORDS; k++) {
+        all += __popc(s.start[wy][k]);
+        passed += __popc(s.pass[wy][k]);
+      }
+      f.cell_count[(size_t)(gy0 + wy) * tiles_x + tx] =
+          all | (unsigned long long)passed << 32;
+    }
   }
   if (t == 0) {
     out.n_open[tile_id] = s.n_open;

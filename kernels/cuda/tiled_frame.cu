@@ -5,6 +5,21 @@
 
 namespace tile {
 
+bool dependent_launch_supported()
+{
+  static const bool supported = [] {
+    int device = 0, major = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+                               device) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    return major >= 9;
+  }();
+  return supported;
+}
+
 size_t max_components(int width, int height)
 {
   return ((size_t)width * height + 1) / 2;
@@ -56,6 +71,7 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
       (e = take(b, &o.pass, bitmap, alloc)) ||
       (e = take(b, &o.n_open, tiles, alloc)) ||
       (e = take(b, &o.n_closed, tiles, alloc)) ||
+      (e = take(b, &f.cell_count, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.cell_before, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.header, 3, alloc)) ||
       (e = take(b, &b.blobs, max_components(width, height), alloc)))
@@ -76,8 +92,8 @@ void buffers_free(Buffers &b, DeviceFree release)
                o.open.sum_y,  o.open.x0,   o.open.x1,       o.open.y1,
                o.closed.rec,  o.seams.top, o.seams.bottom,  o.seams.left,
                o.seams.right, o.start,     o.pass,          o.n_open,
-               o.n_closed,    b.frame.cell_before, b.frame.header, b.blobs,
-               b.scan_temp};
+               o.n_closed,    b.frame.cell_count, b.frame.cell_before,
+               b.frame.header, b.blobs, b.scan_temp};
   for (void *q : p)
     release(q);
   b = Buffers{};

@@ -18,7 +18,7 @@ struct Buffers {
   int width, height;
   Frame frame;       /* views of the buffers below, image unset */
   GpucclBlob *blobs; /* the table: every component can pass */
-  void *scan_temp;
+  void *scan_temp;   /* CUB's, for the component ids */
   size_t scan_temp_bytes;
   size_t bytes; /* device memory held */
 };

@@ -8,8 +8,8 @@
  *                    features into their root
  *   open roots       beyond the paper: first pixels of   open_pieces.cu
  *                    open components into the bitmaps
- *   component ids    beyond the paper: counts per cell,  component_ids.cu
- *                    one scan (raster order of ids)
+ *   component ids    beyond the paper: one scan of the   component_ids.cu
+ *                    counts per cell (raster order)
  *   blob records     the blob table, in id order         blob_records.cu
  *   label image      Alg. 5, only when asked for         tile_labeling.cu
  *
@@ -22,6 +22,39 @@
 #include "tile_common.cuh"
 
 namespace tile {
+
+/* Programmatic dependent launch (Hopper and later): each kernel of the
+ * sequence is launched while the one before it still runs, and waits for
+ * it at its start (wait_for_previous), so the launch latency between the
+ * short kernels of the tail is hidden. Elsewhere, plain launches. */
+bool dependent_launch_supported();
+
+template <typename... Params, typename... Args>
+cudaError_t launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block,
+                             size_t smem, cudaStream_t stream, Args... args)
+{
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attr;
+  config.numAttrs = dependent_launch_supported() ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+#ifdef __CUDACC__
+/* Wait for the kernel before (and see its writes). */
+__device__ __forceinline__ void wait_for_previous()
+{
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+#endif
 
 cudaError_t launch_tile_labeling(const Frame &f, cudaStream_t stream);
 cudaError_t launch_seam_merging(const Frame &f, cudaStream_t stream);
