@@ -7,6 +7,11 @@
  *                      kernel time from CUDA events (first kernel to last)
  *  cuda-ha4-host       end to end: pageable host image -> blob table on host
  *  cuda-ha4-pinned     end to end from gpuccl_host_alloc(COPY) memory
+ *  copies-pinned       the copies alone that cuda-ha4-pinned makes: the
+ *                      image up from pinned memory, the blob table (32
+ *                      bytes a blob, and the header) down, with
+ *                      cudaMemcpyAsync and one sync; the yardstick of the
+ *                      end-to-end goal
  *  npp-label+compress  nppiLabelMarkersUF_8u32u_C1R_Ctx then
  *                      nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (labels only,
  *                      no features), device time from CUDA events
@@ -145,6 +150,88 @@ void *open_host(const BenchSetup *s, char *why, size_t n)
 void *open_pinned(const BenchSetup *s, char *why, size_t n)
 {
   return gpu_open(s, HOST_PINNED, GPUCCL_ALGORITHM_DEFAULT, why, n);
+}
+
+/* ---- the copies alone ---- */
+
+struct CopyRunner {
+  GpuRunner *gpu; /* counts the blobs of the prepared image, untimed */
+  void *pinned_up, *pinned_down, *dev_up, *dev_down;
+  size_t up_bytes, down_bytes, capacity;
+  cudaStream_t stream;
+  long components;
+};
+
+void copies_close(void *state)
+{
+  CopyRunner *r = static_cast<CopyRunner *>(state);
+  if (!r)
+    return;
+  cudaFreeHost(r->pinned_up);
+  cudaFreeHost(r->pinned_down);
+  cudaFree(r->dev_up);
+  cudaFree(r->dev_down);
+  if (r->stream)
+    cudaStreamDestroy(r->stream);
+  gpu_close(r->gpu);
+  delete r;
+}
+
+void *copies_open(const BenchSetup *s, char *why, size_t n)
+{
+  CopyRunner *r = new CopyRunner();
+  r->gpu = static_cast<GpuRunner *>(
+      gpu_open(s, ON_DEVICE, GPUCCL_ALGORITHM_DEFAULT, why, n));
+  if (!r->gpu) {
+    delete r;
+    return nullptr;
+  }
+  r->capacity = (size_t)s->width * s->height;
+  /* The table of the most blobs an image can have, and its header. */
+  const size_t down = (r->capacity + 1) / 2 * sizeof(GpucclBlob) + 16;
+  if (cudaMallocHost(&r->pinned_up, r->capacity) != cudaSuccess ||
+      cudaMallocHost(&r->pinned_down, down) != cudaSuccess ||
+      cudaMalloc(&r->dev_up, r->capacity) != cudaSuccess ||
+      cudaMalloc(&r->dev_down, down) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking) !=
+          cudaSuccess) {
+    snprintf(why, n, "copy buffers: %s", cudaGetErrorString(cudaGetLastError()));
+    copies_close(r);
+    return nullptr;
+  }
+  cudaMemset(r->dev_down, 0, down);
+  return r;
+}
+
+int copies_prepare(void *state, const uint8_t *data, int width, int height,
+                   size_t stride)
+{
+  CopyRunner *r = static_cast<CopyRunner *>(state);
+  if (gpu_prepare(r->gpu, data, width, height, stride) != 0)
+    return -1;
+  GpucclResult res;
+  if (gpuccl_process(r->gpu->ctx, &r->gpu->image, &r->gpu->params, &res,
+                     nullptr) != GPUCCL_OK)
+    return -1;
+  for (int y = 0; y < height; y++)
+    memcpy(static_cast<uint8_t *>(r->pinned_up) + (size_t)y * width,
+           data + (size_t)y * stride, width);
+  r->up_bytes = (size_t)width * height;
+  r->down_bytes = res.n_blobs * sizeof(GpucclBlob) + 3 * sizeof(uint32_t);
+  r->components = (long)res.n_components;
+  return 0;
+}
+
+long copies_run(void *state)
+{
+  CopyRunner *r = static_cast<CopyRunner *>(state);
+  if (cudaMemcpyAsync(r->dev_up, r->pinned_up, r->up_bytes,
+                      cudaMemcpyHostToDevice, r->stream) != cudaSuccess ||
+      cudaMemcpyAsync(r->pinned_down, r->dev_down, r->down_bytes,
+                      cudaMemcpyDeviceToHost, r->stream) != cudaSuccess ||
+      cudaStreamSynchronize(r->stream) != cudaSuccess)
+    return -1;
+  return r->components;
 }
 
 /* ---- NPP through dlopen ---- */
@@ -381,10 +468,11 @@ void *open_npp_label(const BenchSetup *s, char *why, size_t n)
 
 extern "C" const BenchRunner bench_gpu_runners[] = {
     {"cuda-ha4-dev", "gpu",
-     "CUDA HA4 (32 px/warp row), image on the device; device = kernel time",
+     "CUDA HA4 (the tiled pipeline), image on the device; device = kernel "
+     "time",
      open_dev, gpu_prepare, gpu_run, gpu_device_ms, gpu_close, false},
     {"cuda-ha4-64-dev", "gpu",
-     "CUDA HA4 (64 px/warp row, Alg. 7), image on the device",
+     "CUDA HA4-64 (Alg. 7 strips, the earlier pipeline), image on the device",
      open_dev64, gpu_prepare, gpu_run, gpu_device_ms, gpu_close, false},
     {"cuda-ha4-host", "gpu",
      "CUDA default, end to end from a pageable host image", open_host,
@@ -392,6 +480,9 @@ extern "C" const BenchRunner bench_gpu_runners[] = {
     {"cuda-ha4-pinned", "gpu",
      "CUDA default, end to end from gpuccl_host_alloc (pinned) memory",
      open_pinned, gpu_prepare, gpu_run, gpu_device_ms, gpu_close, false},
+    {"copies-pinned", "gpu",
+     "the copies alone of cuda-ha4-pinned: image up, blob table down",
+     copies_open, copies_prepare, copies_run, nullptr, copies_close, false},
     /* NPP's counts are its own (bench.h own_count): compress numbers every
      * region of equal value, background included; label alone, counted as
      * distinct labels over the foreground, came out 0-5 % above the true

@@ -79,8 +79,12 @@ typedef enum {
 typedef enum {
   GPUCCL_ALGORITHM_DEFAULT = 0, /* HA4 on CUDA (STAVA_BENES in segments
                                  * mode), run-based on the CPU */
-  GPUCCL_ALGORITHM_HA4,         /* Hennequin et al., 32 pixels per warp row */
-  GPUCCL_ALGORITHM_HA4_64,      /* HA4, two pixels per thread (Alg. 7) */
+  /* Hennequin et al. on 256 x 16 tiles labeled on chip: only components
+   * that cross tiles meet in global memory (docs/architecture.md). */
+  GPUCCL_ALGORITHM_HA4,
+  /* HA4 on strips, two pixels per thread (Alg. 7): every piece merged in
+   * global memory, features by global atomics (the earlier pipeline). */
+  GPUCCL_ALGORITHM_HA4_64,
   /* Allegretti et al. 2019 (2x2 blocks, so 8-connectivity only on CUDA:
    * 4-connectivity gives GPUCCL_ERROR_UNSUPPORTED there). */
   GPUCCL_ALGORITHM_BUF,    /* block-based union-find */

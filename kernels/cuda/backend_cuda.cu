@@ -34,6 +34,7 @@
 #include "ha4_kernels.h"
 #include "forest_kernels.h" /* BUF, BKE: own labeling, HA4 tail */
 #include "host_memory.h"
+#include "tiled_frame.h"     /* HA4: the tiled pipeline */
 
 /* GPUCCL_ALGORITHM_DEFAULT: whichever HA4 variant was faster on the H100
  * (bench/README-gpu.md). Since strip labeling merges its tiles in shared
@@ -98,6 +99,8 @@ struct GraphKey {
   bool want_labels;
   uint64_t min_area, max_area;
   const void *labels_d, *L, *feat_area, *feat_value;
+  bool tiled;    /* the tiled HA4 pipeline (tiled_frame.h) */
+  tile::Frame tf; /* its frame, when tiled */
 };
 
 /* Component capacity a segments frame starts from (6.5 MB). */
@@ -130,7 +133,17 @@ struct CudaCtx {
   size_t values_cap;
   size_t copy_hint; /* blobs fetched with the header; adapts to the scene */
 
-  /* Per image size. */
+  /* The frame's blob table on the device, whichever pipeline made it, and
+   * how many blobs it can hold. */
+  GpucclBlob *table;
+  size_t table_cap;
+
+  /* HA4: the tiled pipeline's buffers (per image size) and frame. */
+  tile::Buffers tiled;
+  tile::Frame tf;
+  bool use_tiled; /* this frame runs it */
+
+  /* Per image size, the other algorithms. */
   int width, height, pitch, words;
   size_t n_words, n_max;
   int n_tiles;
@@ -157,6 +170,7 @@ struct CudaCtx {
   uint32_t *n_selected;
   void *sel_temp;
   bool selection_ready; /* every selection buffer above is allocated */
+  size_t sel_cap;       /* for a table of this many blobs */
   size_t sel_temp_bytes;
 
   void *forest_ws; /* BUF/BKE forest, grown on demand (forest_kernels.h) */
@@ -523,7 +537,7 @@ static GpucclStatus enqueue_nearest(CudaCtx *c,
   memcpy(c->query_h, request->x, n * sizeof(float));
   memcpy(c->query_h + n, request->y, n * sizeof(float));
   CK(cudaStreamWaitEvent(c->search_stream, c->ev_stop, 0), "stream wait");
-  LAUNCH(ha4_launch_nearest_blobs(c->out, c->header + 1, c->query_dev,
+  LAUNCH(ha4_launch_nearest_blobs(c->table, c->header + 1, c->query_dev,
                                   c->query_dev + n, (uint32_t)n,
                                   c->nearest_dev, c->search_stream),
          "nearest blobs");
@@ -546,7 +560,7 @@ static GpucclStatus enqueue_downloads(CudaCtx *c, const GpucclParams *params,
   LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
                          cudaMemcpyDeviceToHost, c->stream),
          "header download");
-  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->out, fetched * sizeof(GpucclBlob),
+  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->table, fetched * sizeof(GpucclBlob),
                          cudaMemcpyDeviceToHost, c->stream),
          "blob table download");
   if (params->want_labels)
@@ -559,10 +573,10 @@ static GpucclStatus enqueue_downloads(CudaCtx *c, const GpucclParams *params,
 
 static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
 {
-  if (c->selection_ready)
+  if (c->selection_ready && c->sel_cap >= c->table_cap)
     return GPUCCL_OK;
-  free_selection(c); /* what a failed earlier attempt left half made */
-  const size_t n = c->n_max;
+  free_selection(c); /* too small, or what a failed attempt left */
+  const size_t n = c->table_cap;
   CK(dev_alloc((void **)&c->keys, n * 8), "allocation");
   CK(dev_alloc((void **)&c->keys_sorted, n * 8), "allocation");
   CK(dev_alloc((void **)&c->flags, n), "allocation");
@@ -576,12 +590,13 @@ static GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error)
   CK(cub::DeviceRadixSort::SortKeysDescending(nullptr, a, c->keys,
                                               c->keys_sorted, (int)n),
      "sort size query");
-  CK(cub::DeviceSelect::Flagged(nullptr, b, c->out, c->flags, c->selected,
+  CK(cub::DeviceSelect::Flagged(nullptr, b, c->table, c->flags, c->selected,
                                 c->n_selected, (int)n),
      "select size query");
   c->sel_temp_bytes = a > b ? a : b;
   CK(dev_alloc(&c->sel_temp, c->sel_temp_bytes), "allocation");
   c->selection_ready = true;
+  c->sel_cap = n;
   return GPUCCL_OK;
 }
 
@@ -591,6 +606,7 @@ static void close_ctx(CudaCtx *c)
   if (c->stream)
     cudaStreamSynchronize(c->stream);
   free_size(c);
+  tile::buffers_free(c->tiled, dev_free);
   dev_free(c->input);
   dev_free(c->forest_ws);
   gpuccl_cuda_draw_free(c->draw, dev_free);
@@ -749,17 +765,17 @@ static GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
   if (st != GPUCCL_OK)
     return st;
   size_t bytes = c->sel_temp_bytes;
-  LAUNCH(ha4_launch_blob_rank_keys(c->out, n, c->keys, c->stream),
+  LAUNCH(ha4_launch_blob_rank_keys(c->table, n, c->keys, c->stream),
          "max_blobs keys");
   LAUNCH(cub::DeviceRadixSort::SortKeysDescending(c->sel_temp, bytes, c->keys,
                                                   c->keys_sorted, (int)n, 0,
                                                   64, c->stream),
          "max_blobs sort");
-  LAUNCH(ha4_launch_blob_keep_flags(c->out, n, c->keys_sorted + (k - 1),
+  LAUNCH(ha4_launch_blob_keep_flags(c->table, n, c->keys_sorted + (k - 1),
                                     c->flags, c->stream),
          "max_blobs flags");
   bytes = c->sel_temp_bytes;
-  LAUNCH(cub::DeviceSelect::Flagged(c->sel_temp, bytes, c->out, c->flags,
+  LAUNCH(cub::DeviceSelect::Flagged(c->sel_temp, bytes, c->table, c->flags,
                                     c->selected, c->n_selected, (int)n,
                                     c->stream),
          "max_blobs select");
@@ -833,6 +849,17 @@ static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
                                     const GpucclParams *params, int p,
                                     GpucclError *error)
 {
+  if (c->use_tiled) {
+    if (f.d_threshold)
+      LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count,
+                             c->stream),
+             "Otsu threshold");
+    LAUNCH(tile::enqueue_frame(c->tiled, c->tf,
+                               params->want_labels ? c->labels_d : nullptr,
+                               c->stream),
+           "tiled HA4");
+    return GPUCCL_OK;
+  }
   GpucclStatus st = enqueue_labeling(c, f, params, p, error);
   return st != GPUCCL_OK ? st : enqueue_analysis(c, f, params, p, error);
 }
@@ -873,13 +900,17 @@ static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
   k.L = c->L;
   k.feat_area = c->feat.area;
   k.feat_value = c->feat.value;
+  k.tiled = c->use_tiled;
+  if (k.tiled)
+    memcpy(&k.tf, &c->tf, sizeof k.tf);
   return k;
 }
 
 /* Same kernels in the same order, with the same launch shapes. */
 static bool same_shape(const GraphKey &a, const GraphKey &b)
 {
-  return a.f.width == b.f.width && a.f.height == b.f.height &&
+  return a.tiled == b.tiled && a.f.width == b.f.width &&
+         a.f.height == b.f.height &&
          a.f.format == b.f.format && a.p == b.p &&
          (a.f.d_threshold != nullptr) == (b.f.d_threshold != nullptr) &&
          a.want_labels == b.want_labels &&
@@ -968,6 +999,63 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   return GPUCCL_OK;
 }
 
+/* HA4 (the default algorithm too) in binary mode: the tiled pipeline. */
+static bool tiled_algorithm(const GpucclParams *params)
+{
+  return params->mode == GPUCCL_MODE_BINARY &&
+         (params->algorithm == GPUCCL_ALGORITHM_DEFAULT ||
+          params->algorithm == GPUCCL_ALGORITHM_HA4);
+}
+
+static GpucclStatus ensure_tiled(CudaCtx *c, int width, int height,
+                                 GpucclError *error)
+{
+  if (c->tiled.width == width && c->tiled.height == height)
+    return GPUCCL_OK;
+  c->graph_valid = false; /* it holds the old buffers */
+  tile::buffers_free(c->tiled, dev_free);
+  const cudaError_t err = tile::buffers_alloc(c->tiled, width, height,
+                                              dev_alloc);
+  if (err != cudaSuccess) {
+    tile::buffers_free(c->tiled, dev_free);
+    return cuda_fail(c, error, err, "allocation");
+  }
+  return GPUCCL_OK;
+}
+
+/* The tiled pipeline's frame: its buffers, the image and binarisation of
+ * f, the area filter (areas fit 32 bits: a larger bound is no bound, a
+ * larger minimum passes nothing), the context's header. Zero-filled
+ * first: the graph key compares bytes. */
+static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
+                            const GpucclParams *params)
+{
+  tile::Frame &tf = c->tf;
+  memcpy(&tf, &c->tiled.frame, sizeof tf);
+  tile::Image &im = tf.image;
+  im.data = f.image;
+  im.stride = f.stride;
+  im.width = f.width;
+  im.height = f.height;
+  im.format = f.format;
+  im.threshold = f.threshold;
+  im.d_threshold = f.d_threshold;
+  im.invert = f.invert;
+  im.luma = f.luma;
+  im.channel_offset = f.channel_offset;
+  im.off_r = f.off_r;
+  im.off_g = f.off_g;
+  im.off_b = f.off_b;
+  tf.filter.min_area = (uint32_t)(params->min_area < UINT32_MAX
+                                      ? params->min_area
+                                      : UINT32_MAX);
+  tf.filter.max_area = (uint32_t)(params->max_area < UINT32_MAX
+                                      ? params->max_area
+                                      : 0);
+  tf.conn8 = f.conn8;
+  tf.header = c->header;
+}
+
 static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                                  const GpucclParams *params,
                                  GpucclResult *result, GpucclError *error)
@@ -986,19 +1074,25 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
     params = &seg_params;
   }
   const size_t n_pixels = (size_t)image->width * image->height;
-  GpucclStatus st = ensure_size(c, image->width, image->height, error);
-  /* Binary: the most components an image can hold, a 4-connected
-   * checkerboard, before the frame; segments: a start, then what the
-   * frame counts (enqueue_counted). */
-  if (st == GPUCCL_OK)
-    st = ensure_components(c, segments ? SEGMENTS_FIRST_COMPONENTS
-                                       : (n_pixels + 1) / 2,
-                           error);
+  c->use_tiled = tiled_algorithm(params);
+  GpucclStatus st = GPUCCL_OK;
+  if (c->use_tiled) {
+    st = ensure_tiled(c, image->width, image->height, error);
+  } else {
+    st = ensure_size(c, image->width, image->height, error);
+    /* Binary: the most components an image can hold, a 4-connected
+     * checkerboard, before the frame; segments: a start, then what the
+     * frame counts (enqueue_counted). */
+    if (st == GPUCCL_OK)
+      st = ensure_components(c, segments ? SEGMENTS_FIRST_COMPONENTS
+                                         : (n_pixels + 1) / 2,
+                             error);
+  }
   if (st == GPUCCL_OK && params->want_labels)
     st = ensure_labels(c, n_pixels, error);
   if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
     st = ensure_forest(c, params, image->width, image->height, error);
-  if (st == GPUCCL_OK && c->dirty)
+  if (st == GPUCCL_OK && !c->use_tiled && c->dirty)
     st = clear_features(c, error);
   if (st != GPUCCL_OK)
     return st;
@@ -1037,6 +1131,15 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                 : params->algorithm == GPUCCL_ALGORITHM_HA4  ? 1
                 : default_pixels_per_thread(params->connectivity);
 
+  if (c->use_tiled) {
+    set_tiled_frame(c, f, params);
+    c->table = c->tiled.blobs;
+    c->table_cap = tile::max_components(image->width, image->height);
+  } else {
+    c->table = c->out;
+    c->table_cap = c->n_max;
+  }
+
   st = run_kernels(c, f, params, p, error);
   if (st != GPUCCL_OK)
     return st;
@@ -1048,8 +1151,8 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   /* The downloads, the join (also after a failure: the search must not
    * outlive the frame), one sync. */
   size_t fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
-  if (fetched > c->n_max)
-    fetched = c->n_max;
+  if (fetched > c->table_cap)
+    fetched = c->table_cap;
   if (st == GPUCCL_OK)
     st = enqueue_downloads(c, params, fetched, n_pixels, error);
   if (search) {
@@ -1078,7 +1181,7 @@ static GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
     st = ensure_blobs_h(c, n_blobs, error);
     if (st != GPUCCL_OK)
       return st;
-    LAUNCH(cudaMemcpyAsync(c->blobs_h, c->out, n_blobs * sizeof(GpucclBlob),
+    LAUNCH(cudaMemcpyAsync(c->blobs_h, c->table, n_blobs * sizeof(GpucclBlob),
                            cudaMemcpyDeviceToHost, c->stream),
            "blob table download");
     CK(cudaStreamSynchronize(c->stream), "blob table download");

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Each step of the tiled HA4 pipeline (kernels/cuda/tiled_kernels.h) against
+// OpenCV (tests/common/oracle.h), with the device state read back between
+// the steps:
+//  - tile labeling: a tile's closed pieces are the components of the tile
+//    alone that touch no seam, its open pieces those that do (features,
+//    first pixels), and the start bitmap marks the closed ones;
+//  - seam merging: two open pieces share a root iff the whole image's
+//    labeling puts them in one component;
+//  - open merging: each root holds its whole component's features;
+//  - open roots + component ids: the start bitmap marks every component's
+//    first pixel, and each cell's offset counts those before it;
+//  - blob records and label image: the table and the labels of the whole
+//    image, with and without an area filter.
+// Exit 77 without a usable CUDA device.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "cuda/tiled_frame.h"
+#include "cuda/tiled_kernels.h"
+#include "gpuccl.h"
+#include "oracle.h"
+
+typedef tile::LibraryShape S;
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                      \
+  do {                                                                         \
+    checks++;                                                                  \
+    if (!(cond)) {                                                             \
+      if (failures++ < 20) {                                                   \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
+        fprintf(stderr, __VA_ARGS__);                                          \
+        fputc('\n', stderr);                                                   \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
+              cudaGetErrorString(e_));                                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+template <typename T> static std::vector<T> down(const T *d, size_t n)
+{
+  std::vector<T> h(n);
+  if (n)
+    CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+static cudaError_t dalloc(void **p, size_t n) { return cudaMalloc(p, n ? n : 1); }
+static void dfree(void *p) { cudaFree(p); }
+
+// A component as both sides describe it: first pixel (raster), features.
+typedef std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t,
+                   uint32_t, uint32_t>
+    Piece; // first, area, sum_x, sum_y, x0, y0, x1, y1
+
+// OpenCV's labeling of a plane (0/255), labels in raster order, features.
+struct Oracle {
+  std::vector<uint32_t> labels;
+  std::vector<OracleStats> stats;
+  std::vector<uint64_t> first;
+  long n = 0;
+  Oracle(const uint8_t *data, int w, int h, size_t stride, int conn)
+      : labels((size_t)w * h)
+  {
+    stats.resize((size_t)w * h / 2 + 2);
+    n = oracle_opencv(data, w, h, stride, conn, labels.data(), stats.data(),
+                      stats.size());
+    if (n < 0) {
+      fprintf(stderr, "OpenCV failed\n");
+      exit(1);
+    }
+    oracle_stats_from_labels(labels.data(), w, h, (uint32_t)n, stats.data());
+    first.assign((size_t)n, 0);
+    std::vector<bool> seen((size_t)n, false);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const uint32_t l = labels[(size_t)y * w + x];
+        if (l && !seen[l - 1]) {
+          seen[l - 1] = true;
+          first[l - 1] = (uint64_t)y * w + x;
+        }
+      }
+  }
+  // Component i of a crop of width w at (ox, oy) of an image iw wide.
+  Piece piece(long i, int w, int ox, int oy, int iw) const
+  {
+    const OracleStats &s = stats[i];
+    const uint64_t fx = first[i] % w + ox, fy = first[i] / w + oy;
+    return Piece{fy * iw + fx, s.area, s.sum_x + s.area * (uint64_t)ox,
+                 s.sum_y + s.area * (uint64_t)oy, s.x0 + ox, s.y0 + oy,
+                 s.x1 + ox, s.y1 + oy};
+  }
+};
+
+struct Run {
+  int w, h, conn;
+  const std::vector<uint8_t> &img;
+  tile::Buffers b{};
+  tile::Frame f{};
+  uint8_t *d_img = nullptr;
+  uint32_t *d_labels = nullptr;
+};
+
+static void check_tile_labeling(Run &r)
+{
+  const tile::Frame &f = r.f;
+  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
+  auto n_open = down(f.out.n_open, tiles), n_closed = down(f.out.n_closed, tiles);
+  auto rec = down(f.out.closed.rec, tiles * S::CLOSED_CAP);
+  auto key = down(f.out.open.key, tiles * S::OPEN_CAP);
+  auto area = down(f.out.open.area, tiles * S::OPEN_CAP);
+  auto sx = down(f.out.open.sum_x, tiles * S::OPEN_CAP);
+  auto sy = down(f.out.open.sum_y, tiles * S::OPEN_CAP);
+  auto x0 = down(f.out.open.x0, tiles * S::OPEN_CAP);
+  auto x1 = down(f.out.open.x1, tiles * S::OPEN_CAP);
+  auto y1 = down(f.out.open.y1, tiles * S::OPEN_CAP);
+  auto start = down(f.out.start, (size_t)f.tiles_y * S::H * f.out.start_words);
+  for (int ty = 0; ty < f.tiles_y; ty++)
+    for (int tx = 0; tx < f.tiles_x; tx++) {
+      const size_t t = (size_t)ty * f.tiles_x + tx;
+      const int ox = tx * S::W, oy = ty * S::H;
+      const int cw = std::min(S::W, r.w - ox), ch = std::min(S::H, r.h - oy);
+      Oracle o(r.img.data() + (size_t)oy * r.w + ox, cw, ch, r.w, r.conn);
+      std::vector<Piece> closed, open;
+      std::vector<bool> is_open((size_t)o.n, false);
+      for (int y = 0; y < ch; y++)
+        for (int x = 0; x < cw; x++) {
+          const uint32_t l = o.labels[(size_t)y * cw + x];
+          const bool seam = (y == 0 && ty > 0) || (y == S::H - 1 && ty + 1 < f.tiles_y) ||
+                            (x == 0 && tx > 0) || (x == S::W - 1 && tx + 1 < f.tiles_x);
+          if (l && seam)
+            is_open[l - 1] = true;
+        }
+      for (long i = 0; i < o.n; i++)
+        (is_open[i] ? open : closed).push_back(o.piece(i, cw, ox, oy, r.w));
+      std::vector<Piece> got_closed, got_open;
+      for (uint32_t k = 0; k < n_closed[t]; k++) {
+        const uint4 q = rec[t * S::CLOSED_CAP + k];
+        const uint32_t px = q.x & 0xffff, a = q.x >> 16;
+        got_closed.push_back(Piece{(uint64_t)(oy + px / S::W) * r.w + ox + px % S::W, a,
+                                   q.y + (uint64_t)a * ox, q.z + (uint64_t)a * oy,
+                                   ox + (q.w & 0xff), oy + px / S::W,
+                                   ox + ((q.w >> 8) & 0xff), oy + (q.w >> 16)});
+      }
+      for (uint32_t k = 0; k < n_open[t]; k++) {
+        const size_t p = t * S::OPEN_CAP + k;
+        got_open.push_back(Piece{key[p], area[p], sx[p], sy[p], x0[p], key[p] / r.w,
+                                 x1[p], y1[p]});
+      }
+      std::sort(closed.begin(), closed.end());
+      std::sort(open.begin(), open.end());
+      std::sort(got_closed.begin(), got_closed.end());
+      std::sort(got_open.begin(), got_open.end());
+      EXPECT(got_closed.size() == closed.size() && got_open.size() == open.size(),
+             "%dx%d c%d tile %d,%d: closed %zu/%zu open %zu/%zu", r.w, r.h, r.conn, tx, ty,
+             got_closed.size(), closed.size(), got_open.size(), open.size());
+      if (got_closed.size() == closed.size())
+        EXPECT(std::equal(closed.begin(), closed.end(), got_closed.begin()),
+               "%dx%d c%d tile %d,%d: closed pieces differ", r.w, r.h, r.conn, tx, ty);
+      if (got_open.size() == open.size())
+        EXPECT(std::equal(open.begin(), open.end(), got_open.begin()),
+               "%dx%d c%d tile %d,%d: open pieces differ", r.w, r.h, r.conn, tx, ty);
+      // The start bitmap of the tile: the closed pieces' first pixels.
+      size_t marked = 0;
+      for (int y = 0; y < S::H; y++)
+        for (int k = 0; k < S::WORDS; k++)
+          marked += __builtin_popcount(
+              start[(size_t)(oy + y) * f.out.start_words + tx * S::WORDS + k]);
+      EXPECT(marked == closed.size(), "tile %d,%d: %zu start bits, %zu closed", tx, ty,
+             marked, closed.size());
+    }
+}
+
+// The root of slot p, on the host.
+static uint32_t host_root(const std::vector<uint32_t> &parent, uint32_t p)
+{
+  while (parent[p] != p)
+    p = parent[p];
+  return p;
+}
+
+// Open slots of the frame, in tile order.
+static std::vector<uint32_t> open_slots(const Run &r)
+{
+  const tile::Frame &f = r.f;
+  auto n_open = down(f.out.n_open, (size_t)f.tiles_x * f.tiles_y);
+  std::vector<uint32_t> slots;
+  for (size_t t = 0; t < n_open.size(); t++)
+    for (uint32_t k = 0; k < n_open[t]; k++)
+      slots.push_back((uint32_t)(t * S::OPEN_CAP + k));
+  return slots;
+}
+
+static void check_seam_merging(Run &r, const Oracle &whole)
+{
+  const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
+  auto parent = down(r.f.out.open.parent, cap), key = down(r.f.out.open.key, cap);
+  const auto slots = open_slots(r);
+  // Pieces per root and per component must be the same partition.
+  std::vector<std::pair<uint32_t, uint32_t>> root_comp;
+  for (uint32_t p : slots)
+    root_comp.push_back({host_root(parent, p), whole.labels[key[p]]});
+  std::sort(root_comp.begin(), root_comp.end());
+  for (size_t i = 1; i < root_comp.size(); i++)
+    if (root_comp[i].first == root_comp[i - 1].first)
+      EXPECT(root_comp[i].second == root_comp[i - 1].second,
+             "%dx%d c%d: root %u joins components %u and %u", r.w, r.h, r.conn,
+             root_comp[i].first, root_comp[i - 1].second, root_comp[i].second);
+  std::sort(root_comp.begin(), root_comp.end(),
+            [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
+  for (size_t i = 1; i < root_comp.size(); i++)
+    if (root_comp[i].second == root_comp[i - 1].second)
+      EXPECT(root_comp[i].first == root_comp[i - 1].first,
+             "%dx%d c%d: component %u split over roots %u and %u", r.w, r.h, r.conn,
+             root_comp[i].second, root_comp[i - 1].first, root_comp[i].first);
+}
+
+static void check_open_merging(Run &r, const Oracle &whole)
+{
+  const tile::OpenPieces &o = r.f.out.open;
+  const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
+  auto parent = down(o.parent, cap), key = down(o.key, cap), area = down(o.area, cap);
+  auto sx = down(o.sum_x, cap), sy = down(o.sum_y, cap);
+  auto x0 = down(o.x0, cap), x1 = down(o.x1, cap), y1 = down(o.y1, cap);
+  for (uint32_t p : open_slots(r)) {
+    if (parent[p] != p)
+      continue;
+    const long c = (long)whole.labels[key[p]] - 1;
+    const Piece want = whole.piece(c, r.w, 0, 0, r.w);
+    const Piece got{key[p], area[p], sx[p], sy[p], x0[p], key[p] / r.w, x1[p], y1[p]};
+    EXPECT(got == want, "%dx%d c%d: root %u holds area %u of component %ld (area %llu)", r.w,
+           r.h, r.conn, p, area[p], c + 1, (unsigned long long)std::get<1>(want));
+  }
+}
+
+static void check_component_ids(Run &r, const Oracle &whole, uint32_t min_area,
+                                uint32_t max_area)
+{
+  const tile::Frame &f = r.f;
+  auto start = down(f.out.start, (size_t)f.tiles_y * S::H * f.out.start_words);
+  std::vector<uint8_t> first((size_t)r.w * r.h, 0);
+  for (long i = 0; i < whole.n; i++)
+    first[whole.first[i]] = 1;
+  long marked = 0, wrong = 0;
+  for (int y = 0; y < r.h; y++)
+    for (int x = 0; x < r.w; x++) {
+      const bool bit = start[(size_t)y * f.out.start_words + x / 32] >> (x % 32) & 1;
+      marked += bit;
+      wrong += bit != (first[(size_t)y * r.w + x] != 0);
+    }
+  EXPECT(wrong == 0 && marked == whole.n, "%dx%d c%d: %ld start bits (%ld wrong), %ld components",
+         r.w, r.h, r.conn, marked, wrong, whole.n);
+  // Each cell's offsets: the components and passing blobs before it.
+  auto before = down(f.cell_before, (size_t)r.h * f.tiles_x);
+  uint64_t all = 0, passed = 0;
+  long next = 0; // components in raster order of first pixel
+  for (int y = 0; y < r.h; y++)
+    for (int tx = 0; tx < f.tiles_x; tx++) {
+      const unsigned long long want = all | passed << 32;
+      EXPECT(before[(size_t)y * f.tiles_x + tx] == want, "%dx%d c%d: cell %d,%d offset", r.w,
+             r.h, r.conn, tx, y);
+      for (; next < whole.n && whole.first[next] / r.w == (uint64_t)y &&
+             whole.first[next] % r.w < (uint64_t)(tx + 1) * S::W;
+           next++) {
+        const uint64_t a = whole.stats[next].area;
+        all++;
+        passed += a >= min_area && (max_area == 0 || a <= max_area);
+      }
+    }
+}
+
+static void check_table_and_labels(Run &r, const Oracle &whole, uint32_t min_area,
+                                   uint32_t max_area)
+{
+  auto header = down(r.f.header, 3);
+  std::vector<long> want;
+  for (long i = 0; i < whole.n; i++) {
+    const uint64_t a = whole.stats[i].area;
+    if (a >= min_area && (max_area == 0 || a <= max_area))
+      want.push_back(i);
+  }
+  EXPECT(header[0] == (uint32_t)whole.n && header[1] == want.size(),
+         "%dx%d c%d: header %u components %u blobs, want %ld %zu", r.w, r.h, r.conn, header[0],
+         header[1], whole.n, want.size());
+  auto blobs = down(r.b.blobs, std::min<size_t>(header[1], want.size()));
+  for (size_t k = 0; k < blobs.size(); k++) {
+    const GpucclBlob &q = blobs[k];
+    const OracleStats &s = whole.stats[want[k]];
+    EXPECT(q.id == want[k] + 1 && q.area == s.area && q.sum_x == s.sum_x &&
+               q.sum_y == s.sum_y && q.x0 == s.x0 && q.y0 == s.y0 && q.x1 == s.x1 &&
+               q.y1 == s.y1,
+           "%dx%d c%d: blob %zu (id %u, area %u) is not component %ld (area %llu)", r.w, r.h,
+           r.conn, k, q.id, q.area, want[k] + 1, (unsigned long long)s.area);
+  }
+  auto labels = down(r.d_labels, (size_t)r.w * r.h);
+  EXPECT(labels == whole.labels, "%dx%d c%d: label image differs", r.w, r.h, r.conn);
+}
+
+static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
+{
+  Run r{w, h, conn, img};
+  CK(tile::buffers_alloc(r.b, w, h, dalloc));
+  CK(cudaMalloc(&r.d_img, img.size()));
+  CK(cudaMalloc(&r.d_labels, img.size() * 4));
+  CK(cudaMemcpy(r.d_img, img.data(), img.size(), cudaMemcpyHostToDevice));
+  const Oracle whole(img.data(), w, h, w, conn);
+  for (int filtered = 0; filtered < 2; filtered++) {
+    const uint32_t min_area = filtered ? 3 : 0, max_area = filtered ? 60 : 0;
+    r.f = r.b.frame;
+    r.f.image.data = r.d_img;
+    r.f.image.stride = w;
+    r.f.image.width = w;
+    r.f.image.height = h;
+    r.f.image.format = GPUCCL_PIXEL_U8;
+    r.f.image.threshold = 127;
+    r.f.filter = tile::Filter{min_area, max_area};
+    r.f.conn8 = conn == 8;
+    size_t bytes = r.b.scan_temp_bytes;
+    CK(tile::launch_tile_labeling(r.f, 0));
+    if (!filtered)
+      check_tile_labeling(r);
+    CK(tile::launch_seam_merging(r.f, 0));
+    check_seam_merging(r, whole);
+    CK(tile::launch_open_merging(r.f, 0));
+    check_open_merging(r, whole);
+    CK(tile::launch_open_roots(r.f, 0));
+    CK(tile::launch_component_ids(r.f, r.b.scan_temp, bytes, 0));
+    check_component_ids(r, whole, min_area, max_area);
+    CK(tile::launch_blob_records(r.f, r.b.blobs, 0));
+    CK(tile::launch_label_image(r.f, r.d_labels, 0));
+    check_table_and_labels(r, whole, min_area, max_area);
+  }
+  tile::buffers_free(r.b, dfree);
+  cudaFree(r.d_img);
+  cudaFree(r.d_labels);
+}
+
+static std::vector<uint8_t> random_image(int w, int h, double d, int g, uint32_t seed)
+{
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution b(d);
+  const int gw = (w + g - 1) / g;
+  std::vector<uint8_t> cells((size_t)gw * ((h + g - 1) / g)), img((size_t)w * h);
+  for (auto &c : cells)
+    c = b(rng) ? 255 : 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      img[(size_t)y * w + x] = cells[(size_t)(y / g) * gw + x / g];
+  return img;
+}
+
+// Rows of one-pixel serpentine: a component crossing every seam many times.
+static std::vector<uint8_t> serpentine(int w, int h)
+{
+  std::vector<uint8_t> img((size_t)w * h, 0);
+  for (int y = 0; y < h; y += 2) {
+    for (int x = 0; x < w; x++)
+      img[(size_t)y * w + x] = 255;
+    if (y + 1 < h)
+      img[(size_t)(y + 1) * w + ((y / 2) % 2 ? 0 : w - 1)] = 255;
+  }
+  return img;
+}
+
+int main(int argc, char **argv)
+{
+  (void)argc;
+  (void)argv;
+  if (!gpuccl_cuda_available(0, nullptr)) {
+    printf("no usable CUDA device: skipped\n");
+    return 77;
+  }
+  const int sizes[][2] = {{1, 1}, {40, 9}, {256, 16}, {300, 70}, {600, 500}, {513, 47},
+                          {1000, 333}};
+  uint32_t seed = 11;
+  for (auto &sz : sizes)
+    for (int conn : {4, 8}) {
+      for (double d : {0.2, 0.45, 0.6, 0.8})
+        for (int g : {1, 3, 17})
+          run_image(random_image(sz[0], sz[1], d, g, seed++), sz[0], sz[1], conn);
+      run_image(serpentine(sz[0], sz[1]), sz[0], sz[1], conn);
+      std::vector<uint8_t> board((size_t)sz[0] * sz[1]);
+      for (int y = 0; y < sz[1]; y++)
+        for (int x = 0; x < sz[0]; x++)
+          board[(size_t)y * sz[0] + x] = (x + y) % 2 ? 255 : 0;
+      run_image(board, sz[0], sz[1], conn);
+    }
+  printf("tiled steps: %d checks, %d failed\n", checks, failures);
+  return failures ? 1 : 0;
+}
