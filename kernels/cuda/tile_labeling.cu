@@ -17,13 +17,10 @@ static cudaError_t launch(const Frame &f, uint32_t *labels,
 {
   typedef LibraryShape S;
   auto kernel = labeling_kernel<S, FMT, CONN8, LIBRARY_FCAP, LABELS>;
-  const size_t smem = sizeof(TileShared<S, LIBRARY_FCAP>);
-  /* Above the 48 KB default for dynamic shared memory on some shapes;
-   * set once per kernel (not a stream operation: fine during capture). */
-  static const cudaError_t attr = cudaFuncSetAttribute(
-      kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-  if (attr != cudaSuccess)
-    return attr;
+  constexpr size_t smem = sizeof(TileShared<S, LIBRARY_FCAP>);
+  /* Within the default 48 KB of dynamic shared memory, so no attribute
+   * to set (it would be per CUDA context: gpuccl_context_new_cuda). */
+  static_assert(smem <= 48 * 1024, "tile shared memory over 48 KB");
   return launch_dependent(kernel, dim3(f.tiles_x, f.tiles_y), S::THREADS,
                           smem, stream, f, labels);
 }
