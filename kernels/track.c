@@ -567,8 +567,16 @@ static void nearest_search(Nearest *nb)
   const Grid *g = &nb->t->grid;
   const double fx = ((double)nb->px - g->x0) * g->inv_cell;
   const double fy = ((double)nb->py - g->y0) * g->inv_cell;
-  if (!(fabs(fx) < 1e15 && fabs(fy) < 1e15))
-    return; /* NaN or beyond any grid: no blob within a finite gate */
+  if (!(fabs(fx) < 1e15 && fabs(fy) < 1e15)) {
+    /* Cell coordinates this large have lost their precision: a finite
+     * prediction that far off the grid scans every blob once (an infinite
+     * gate may still take one, as the device's search would); an
+     * infinite or NaN one is at no finite distance from any. */
+    if (isfinite(fx) && isfinite(fy))
+      for (int64_t row = 0; row < g->gh; row++)
+        nearest_scan(nb, row, 0, g->gw - 1);
+    return;
+  }
   /* No blob within reach of a prediction far outside the grid. */
   double ox = fx < 0.0 ? -fx : fx > (double)g->gw ? fx - (double)g->gw : 0.0;
   double oy = fy < 0.0 ? -fy : fy > (double)g->gh ? fy - (double)g->gh : 0.0;

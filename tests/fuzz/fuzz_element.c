@@ -4,10 +4,12 @@
  * The input chooses the caps (one of the nine formats, 1..64 a side, one
  * input in eight up to 400), every property, and a short stream of 1..4
  * buffers: whole frames, short ones, empty ones, oversized ones, GAP
- * buffers, with caps changes and property changes in between; the rest of
- * the input is the pixels. Nothing may crash, hang or leak (ASan, UBSan,
- * libFuzzer's leak check); a whole frame with sane properties must come out
- * with its ROI metas inside the frame and no more than max-blobs of them.
+ * buffers, buffers with a GstVideoMeta of arbitrary format, size, offsets
+ * and strides, with caps changes and property changes in between; the rest
+ * of the input is the pixels. Nothing may crash, hang or leak (ASan, UBSan,
+ * libFuzzer's leak check); a frame that comes out (whole, or with a meta
+ * the element took) must have its ROI metas inside the frame and no more
+ * than max-blobs of them.
  *
  * Overlay work is kept to a budget per frame (fuzz_budget.h). */
 #include "frames.h"
@@ -133,6 +135,53 @@ choose_properties (FuzzBytes * in, GstElement * e, gint * line_width)
   return max_blobs;
 }
 
+/* A buffer of the input's size (around the caps' frame size) with a
+ * GstVideoMeta whose format, size, plane offsets and strides are mostly
+ * the caps' own, else arbitrary: negative, short, past the end, wrapping. */
+static GstBuffer *
+meta_buffer (FuzzBytes * in, const Caps * c)
+{
+  const GstVideoInfo *info = &c->info;
+  gsize frame = info->size;
+  gsize n = frame + fuzz_u8 (in);
+  GstVideoFormat format = c->format;
+  guint w = c->width, h = c->height;
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 0 };
+  GstBuffer *buf;
+  GstMapInfo map;
+  guint planes;
+
+  if (fuzz_range (in, 0, 3) == 0)
+    n = fuzz_range (in, 1, frame);
+  if (fuzz_range (in, 0, 7) == 0)
+    format = rel_formats[fuzz_range (in, 0, rel_n_formats - 1)];
+  if (fuzz_range (in, 0, 7) == 0)
+    w = fuzz_range (in, 1, 2 * c->width);
+  if (fuzz_range (in, 0, 7) == 0)
+    h = fuzz_range (in, 1, 2 * c->height);
+  planes = GST_VIDEO_FORMAT_INFO_N_PLANES (gst_video_format_get_info (format));
+  for (guint p = 0; p < planes; p++) {
+    guint o = fuzz_range (in, 0, 7), t = fuzz_range (in, 0, 7);
+    offset[p] = o == 0 ? (gsize) fuzz_u32 (in) % (n + 256)
+        : o == 1 ? G_MAXSIZE - fuzz_u16 (in)
+        : o == 2 ? info->offset[p] + fuzz_range (in, 0, 64)
+        : info->offset[p];
+    stride[p] = t == 0 ? (gint) (gint16) fuzz_u16 (in)
+        : t == 1 ? info->stride[p] - fuzz_range (in, 1, 8)
+        : t == 2 ? info->stride[p] * fuzz_range (in, 2, 4)
+        : t == 3 ? G_MAXINT - fuzz_u8 (in)
+        : info->stride[p];
+  }
+  buf = gst_buffer_new_allocate (NULL, n, NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  fuzz_fill (in, map.data, n);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format, w,
+      h, planes, offset, stride);
+  return buf;
+}
+
 static void
 check_output (GstBuffer * out, const Caps * c, guint max_blobs)
 {
@@ -188,6 +237,17 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
      * change between frames is itself something the element must take). */
     g_object_set (h->element, "line-width", line_width_cap (&caps,
             line_width, draws_ids (h->element)), NULL);
+    if (what == 6 || what == 7) {       /* a GstVideoMeta, maybe lying */
+      ret = gst_harness_push (h, meta_buffer (&in, &caps));
+      if (ret == GST_FLOW_OK) {
+        GstBuffer *out = gst_harness_try_pull (h);
+        if (out) {
+          check_output (out, &caps, max_blobs);
+          gst_buffer_unref (out);
+        }
+      }
+      continue;
+    }
     n = what == 2 ? 0                           /* empty */
         : what == 3 ? (gsize) fuzz_range (&in, 0, frame - 1)    /* short */
         : what == 4 ? frame + fuzz_u8 (&in)     /* oversized */

@@ -11,8 +11,8 @@
 # Options:
 #   --seconds N    total seconds, split evenly across the targets (default 60)
 #   --runs N       runs per target instead of a time limit
-#   --targets "…"  among: gpuccl element (default: both; element needs the
-#                  GStreamer element to be built)
+#   --targets "…"  among: gpuccl element draw volume tracker (default: all;
+#                  element needs the GStreamer element to be built)
 #   --build DIR    the clang fuzz build (default: build-fuzz in the source
 #                  root); configured here when missing:
 #                  CC=clang meson setup DIR -Dcuda=disabled
@@ -34,7 +34,7 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=60
 runs=
-targets="gpuccl element"
+targets="gpuccl element draw volume tracker"
 build=
 corpus=
 build_only=

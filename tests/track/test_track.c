@@ -1001,6 +1001,26 @@ static void test_nearest_stale(void)
   twins_free(&tw);
 }
 
+/* With an infinite gate a track matches its nearest blob however far it
+ * is: also from a prediction more than 10^15 grid cells away, where the
+ * grid search gave up before (found by fuzz-tracker: the device's answer
+ * matched, the tracker's own search did not, and the two paths gave
+ * different ids). */
+static void test_far_infinite_gate(void)
+{
+  static Twins tw;
+  twins_init(&tw, INFINITY, 2);
+  GpucclBlob near = blob_at(397, 112, 2), far = near;
+  far.area = 225;
+  far.sum_x = 1123086576;
+  far.sum_y = UINT64_MAX - 117; /* centroid y ~ 8.2e16 */
+  twins_frame(&tw, &near, 1, "far: first frame");
+  twins_frame(&tw, &far, 1, "far: second frame");
+  CHECK(tw.a[0] == 1 && tw.b[0] == 1, "far blob: ids %u (own) and %u (given), "
+        "expected the track's 1", tw.a[0], tw.b[0]);
+  twins_free(&tw);
+}
+
 /* Unusable arguments: false, nothing written, no crash (track_ids NULL was
  * a NULL write before its check). */
 static void test_bad_args(void)
@@ -1076,6 +1096,7 @@ static const struct {
   {"nearest-stale", test_nearest_stale},
   {"nearest-api", test_nearest_api},
   {"bad-args", test_bad_args},
+  {"far-infinite-gate", test_far_infinite_gate},
 };
 
 int main(int argc, char **argv)
