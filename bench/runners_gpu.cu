@@ -94,8 +94,12 @@ int gpu_prepare(void *state, const uint8_t *data, int width, int height,
   if (r->input != HOST_PAGEABLE) {
     if ((size_t)width * height > r->buffer_size)
       return -1;
+    /* A copy from pageable memory may return before the DMA lands, and
+     * the library's streams do not wait for the legacy one: wait here. */
     cudaError_t e = cudaMemcpy2D(r->buffer, width, data, stride, width, height,
                                  cudaMemcpyDefault);
+    if (e == cudaSuccess)
+      e = cudaDeviceSynchronize();
     if (e != cudaSuccess)
       return -1;
     src = r->buffer;
