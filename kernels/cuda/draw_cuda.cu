@@ -207,7 +207,7 @@ static GpucclStatus fail(GpucclError *error, cudaError_t err,
 }
 
 /* Launches and copies: a fault-injection point each (GPUCCL_FAULT=launch:N),
- * as in backend_cuda.cu. */
+ * as in cuda_context.cu. */
 #define DRAW_CK(expr, what)                                                   \
   do {                                                                        \
     if (gpuccl_fault_hit(GPUCCL_FAULT_LAUNCH))                                \

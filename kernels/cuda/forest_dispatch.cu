@@ -2,7 +2,7 @@
 /* The frame of the forest algorithms (forest_kernels.h): the kernels of
  * each one in the order of its paper, then the shared adapter. The rest of
  * the frame (root flags, scan, features, blob table, relabeling) is HA4's,
- * run by backend_cuda.cu as for HA4. */
+ * run by cuda_frame.cu as for HA4-64. */
 #include "block_mask.cuh"
 
 static bool block_based(GpucclAlgorithm a)

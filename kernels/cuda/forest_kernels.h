@@ -18,7 +18,7 @@
  * also start at the cuts (ha4_piece_starts), and the blob table gets each
  * component's value (Ha4Features::value, filled by Adapter 3).
  *
- * backend_cuda.cu calls only the gpuccl_forest_* functions below and,
+ * cuda_frame.cu calls only the gpuccl_forest_* functions below and,
  * in segments mode, forest_launch_segment_values. */
 #ifndef GPUCCL_FOREST_KERNELS_H
 #define GPUCCL_FOREST_KERNELS_H

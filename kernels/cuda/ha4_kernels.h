@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Launchers of the HA4 kernels, one per step of the paper (Hennequin et
  * al. 2018) plus the steps this library adds (Otsu, blob table, nearest
- * blobs). Each returns the launch's error; the backend (backend_cuda.cu)
+ * blobs). Each returns the launch's error; the backend (cuda_frame.cu)
  * orders them on the context's stream. `p` is the variant: 1 (32 pixels
  * per warp row, the paper's HA4) or 2 (64 pixels, Alg. 7). */
 #ifndef GPUCCL_HA4_KERNELS_H

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <new>
 
+#include "cuda_context.h"
 #include "cuda_internal.h"
 
 namespace {
@@ -86,4 +87,45 @@ void gpuccl_cuda_count_frame_upload(void)
 extern "C" uint64_t gpuccl_cuda_frame_uploads(void)
 {
   return frame_uploads.load(std::memory_order_relaxed);
+}
+
+/* gpuccl_host_alloc / gpuccl_host_free on a CUDA context. */
+/* Pinned portable, so that a context of another CUDA context (an
+ * allocator's beside a labeling one) may read it too; recorded
+ * process-wide (host_memory.h). */
+void *cuda_host_alloc(GpucclContext *ctx, size_t size,
+                      GpucclMemory memory, GpucclError *error)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  if (memory == GPUCCL_MEMORY_AUTO)
+    memory = c->integrated ? GPUCCL_MEMORY_MAPPED : GPUCCL_MEMORY_COPY;
+  const bool mapped = memory == GPUCCL_MEMORY_MAPPED;
+  uint8_t *ptr = nullptr, *dev = nullptr;
+  GpucclCudaScope scope(c->cu_context, c->device);
+  cudaError_t err = scope.err;
+  if (err == cudaSuccess)
+    err = pinned_alloc((void **)&ptr, size,
+                       cudaHostAllocPortable |
+                           (mapped ? cudaHostAllocMapped : 0u));
+  if (err == cudaSuccess && mapped)
+    err = cudaHostGetDevicePointer((void **)&dev, ptr, 0);
+  if (err == cudaSuccess && !gpuccl_host_block_add(c, ptr, size, dev))
+    err = cudaErrorMemoryAllocation;
+  if (err != cudaSuccess) {
+    pinned_free(ptr);
+    cuda_fail(nullptr, error, err, "pinned host allocation");
+    return nullptr;
+  }
+  return ptr;
+}
+
+void cuda_host_free(GpucclContext *ctx, void *ptr)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  if (!gpuccl_host_block_remove(c, ptr))
+    return;
+  GpucclCudaScope scope(c->cu_context, c->device);
+  /* A frame may still read it in place. */
+  cudaStreamSynchronize(c->stream);
+  pinned_free(ptr);
 }

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The CUDA backend's context, private to its files:
+ *   cuda_context.cu  allocation, errors, the buffers a context grows, open
+ *                    and close, the backend's entry points
+ *   cuda_frame.cu    one frame: input, the kernel sequence as a CUDA graph,
+ *                    downloads, max_blobs selection, nearest blobs, draw
+ *   host_memory.cu   pinned host blocks (gpuccl_host_alloc)
+ *
+ * One context = one device (or the caller's CUDA context), one
+ * non-blocking stream, and buffers allocated once per image size; a frame
+ * of an already-seen size allocates nothing. HA4 and the default algorithm
+ * run the tiled pipeline (tiled_frame.h); HA4-64 and the other algorithms
+ * the strip pipeline (ha4_kernels.h, forest_kernels.h). Either way the
+ * kernels run as one CUDA graph, captured again only when the frame's
+ * size, parameters or buffers change (GPUCCL_CUDA_GRAPH=0: kernel by
+ * kernel), then one download of the header and table, one sync.
+ *
+ * Every CUDA error becomes a GpucclStatus with a message; nothing aborts.
+ * Allocations go through dev_alloc/pinned_alloc (counted, fault injection
+ * GPUCCL_FAULT=alloc:N), launches and copies through LAUNCH
+ * (GPUCCL_FAULT=launch:N). */
+#ifndef GPUCCL_CUDA_CONTEXT_H
+#define GPUCCL_CUDA_CONTEXT_H
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../backend.h"
+#include "../fault.h"
+#include "cuda_binding.h"
+#include "draw_cuda.h"
+#include "forest_kernels.h" /* BUF, BKE, ...: own labeling, strip tail */
+#include "ha4_kernels.h"
+#include "tiled_frame.h"    /* HA4: the tiled pipeline */
+
+/* What one captured frame depends on: the frame description (zero-filled,
+ * so it compares bytewise), the parameters the kernels read and the
+ * buffers they use. */
+struct GraphKey {
+  Ha4Frame f;
+  int p;
+  bool want_labels;
+  uint64_t min_area, max_area;
+  const void *labels_d, *L, *feat_area, *feat_value;
+  bool tiled;    /* the tiled HA4 pipeline (tiled_frame.h) */
+  tile::Frame tf; /* its frame, when tiled */
+};
+
+/* Component capacity a segments frame starts from (6.5 MB). */
+#define SEGMENTS_FIRST_COMPONENTS 65536
+
+struct CudaCtx {
+  int device;
+  /* The caller's CUcontext (gpuccl_context_new_cuda), current around each
+   * call; NULL: the device's primary context. */
+  void *cu_context;
+  int sm_count;
+  bool integrated;
+  cudaStream_t stream;
+  bool own_stream; /* else the caller's: not destroyed here */
+  cudaEvent_t ev_start, ev_stop;
+  /* The nearest-blob search runs here, beside the blob table's download
+   * on `stream`, and joins it before the frame's sync (ev_searched). */
+  cudaStream_t search_stream;
+  cudaEvent_t ev_searched;
+  bool timed; /* the events hold the last frame's kernels */
+
+  /* Size-independent. */
+  uint32_t *hist;     /* 256 bins, zero between frames */
+  int *d_threshold;   /* Otsu's */
+  uint32_t *header;   /* components, blobs, threshold */
+  uint32_t *header_h; /* pinned */
+  GpucclBlob *blobs_h; /* pinned, blobs_cap entries */
+  size_t blobs_cap;
+  uint32_t *values_h; /* segments mode: GpucclResult.values, pinned */
+  size_t values_cap;
+  size_t copy_hint; /* blobs fetched with the header; adapts to the scene */
+
+  /* The frame's blob table on the device, whichever pipeline made it, and
+   * how many blobs it can hold. */
+  GpucclBlob *table;
+  size_t table_cap;
+
+  /* HA4: the tiled pipeline's buffers (per image size) and frame. */
+  tile::Buffers tiled;
+  tile::Frame tf;
+  bool use_tiled; /* this frame runs it */
+
+  /* Per image size, the other algorithms. */
+  int width, height, pitch, words;
+  size_t n_words, n_max;
+  int n_tiles;
+  uint32_t *L, *bits, *rootmask, *count, *offset;
+  Ha4Features feat;
+  uint32_t *tile_count, *tile_offset;
+  GpucclBlob *out;
+  void *temp; /* the id scan's (per size) */
+  size_t temp_bytes;
+  void *tile_temp; /* the blob scan's (per component capacity) */
+  size_t tile_temp_bytes;
+  bool dirty; /* accumulators may hold a failed frame's sums */
+
+  /* Grown on demand. */
+  uint8_t *input;
+  size_t input_bytes;
+  uint32_t *labels_d, *labels_h;
+  size_t labels_n;
+
+  /* max_blobs selection, allocated at first use for the size. */
+  uint64_t *keys, *keys_sorted;
+  uint8_t *flags;
+  GpucclBlob *selected;
+  uint32_t *n_selected;
+  void *sel_temp;
+  bool selection_ready; /* every selection buffer above is allocated */
+  size_t sel_cap;       /* for a table of this many blobs */
+  size_t sel_temp_bytes;
+
+  void *forest_ws; /* BUF/BKE forest, grown on demand (forest_kernels.h) */
+  size_t forest_ws_bytes;
+
+  GpucclCudaDraw *draw; /* overlay buffers, created at the first draw */
+
+  /* Query points (x then y) and their nearest blobs, grown on demand, in
+   * pinned mapped host memory: the search reads and writes them in place,
+   * so a frame with queries queues no extra copy (each small copy costs
+   * the stream a bus round trip). *_dev: the device's view. */
+  float *query_h, *query_dev;
+  GpucclNearest *nearest_h, *nearest_dev;
+  size_t queries_cap;
+
+  /* The HA4 frame as one CUDA graph: launching ~10 kernels one by one
+   * costs the host a few µs each, and on light images the GPU waits for
+   * them. Captured for one (frame, parameters, buffers) key, re-captured
+   * (and updated in place) when the key changes. */
+  bool use_graph;
+  cudaGraphExec_t graph_exec;
+  GraphKey graph_key;
+  bool graph_valid;       /* graph_exec runs graph_key's frame */
+  bool graph_valid_shape; /* graph_exec is an instance of graph_key's shape */
+};
+
+/* Allocation (counted: gpuccl_cuda_alloc_calls; fault injection). */
+cudaError_t dev_alloc(void **p, size_t bytes);
+void dev_free(void *p);
+cudaError_t pinned_alloc(void **p, size_t bytes, unsigned flags);
+void pinned_free(void *p);
+
+/* A CUDA error as a status with a message; marks the context dirty. */
+GpucclStatus cuda_fail(CudaCtx *c, GpucclError *error, cudaError_t err,
+                       const char *what);
+
+/* The buffers a context grows (nothing happens when they are there). */
+GpucclStatus ensure_tiled(CudaCtx *c, int width, int height,
+                          GpucclError *error);
+GpucclStatus ensure_size(CudaCtx *c, int width, int height,
+                         GpucclError *error);
+GpucclStatus ensure_components(CudaCtx *c, size_t n, GpucclError *error);
+GpucclStatus clear_features(CudaCtx *c, GpucclError *error);
+GpucclStatus ensure_input(CudaCtx *c, size_t bytes, GpucclError *error);
+GpucclStatus ensure_forest(CudaCtx *c, const GpucclParams *params, int width,
+                           int height, GpucclError *error);
+GpucclStatus ensure_labels(CudaCtx *c, size_t n, GpucclError *error);
+GpucclStatus ensure_pinned(CudaCtx *c, void **buf, size_t *cap_out, size_t n,
+                           size_t elem, GpucclError *error);
+GpucclStatus ensure_blobs_h(CudaCtx *c, size_t n, GpucclError *error);
+GpucclStatus ensure_queries(CudaCtx *c, size_t n, GpucclError *error);
+GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error);
+
+/* The backend's entry points (gpuccl_cuda_ops). */
+GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
+                          const GpucclParams *params, GpucclResult *result,
+                          GpucclError *error);
+GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                       const GpucclDrawParams *params, GpucclError *error);
+void *cuda_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
+                      GpucclError *error);
+void cuda_host_free(GpucclContext *ctx, void *ptr);
+
+#define CK(expr, what)                                                        \
+  do {                                                                        \
+    cudaError_t err_ = (expr);                                                \
+    if (err_ != cudaSuccess)                                                  \
+      return cuda_fail(c, error, err_, what);                                 \
+  } while (0)
+
+/* Kernel launches and copies: a fault-injection point each. */
+#define LAUNCH(expr, what)                                                    \
+  do {                                                                        \
+    if (gpuccl_fault_hit(GPUCCL_FAULT_LAUNCH)) {                              \
+      c->dirty = true;                                                        \
+      return gpuccl_set_error(error, GPUCCL_ERROR_DEVICE,                     \
+                              "CUDA: %s failed: injected fault", what);       \
+    }                                                                         \
+    CK(expr, what);                                                           \
+  } while (0)
+
+#endif /* GPUCCL_CUDA_CONTEXT_H */

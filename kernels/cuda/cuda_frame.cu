@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One frame of the CUDA backend (cuda_context.h): where the image is read,
+ * the kernel sequence of either pipeline as one CUDA graph, the downloads
+ * and the one sync, max_blobs selection, the nearest-blob search beside
+ * the table, and overlays. */
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "cuda_context.h"
+#include "cuda_internal.h"
+#include "host_memory.h"
+
+/* Segments mode: each blob's value, gathered by id from the components'
+ * values (feat.value, which the frame leaves on the device). */
+static GpucclStatus fetch_values(CudaCtx *c, uint32_t n_components,
+                                 size_t n_blobs, GpucclError *error)
+{
+  GpucclStatus st = ensure_pinned(c, (void **)&c->values_h, &c->values_cap,
+                                  n_components ? n_components : 1,
+                                  sizeof(uint32_t), error);
+  if (st != GPUCCL_OK)
+    return st;
+  LAUNCH(cudaMemcpyAsync(c->values_h, c->feat.value,
+                         n_components * sizeof(uint32_t),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "value download");
+  CK(cudaStreamSynchronize(c->stream), "value download");
+  /* In place: ids increase, so entry id - 1 >= i is not yet overwritten. */
+  for (size_t i = 0; i < n_blobs; i++)
+    c->values_h[i] = c->values_h[c->blobs_h[i].id - 1];
+  return GPUCCL_OK;
+}
+
+/* Once the blob table is made (ev_stop): the query points' nearest
+ * blobs, on the search stream, read from and written to host memory by
+ * the search itself. join_nearest makes the frame's sync wait for it. */
+static GpucclStatus enqueue_nearest(CudaCtx *c,
+                                    const GpucclNearestRequest *request,
+                                    GpucclError *error)
+{
+  const size_t n = request->n;
+  GpucclStatus st = ensure_queries(c, n, error);
+  if (st != GPUCCL_OK)
+    return st;
+  memcpy(c->query_h, request->x, n * sizeof(float));
+  memcpy(c->query_h + n, request->y, n * sizeof(float));
+  CK(cudaStreamWaitEvent(c->search_stream, c->ev_stop, 0), "stream wait");
+  LAUNCH(ha4_launch_nearest_blobs(c->table, c->header + 1, c->query_dev,
+                                  c->query_dev + n, (uint32_t)n,
+                                  c->nearest_dev, c->search_stream),
+         "nearest blobs");
+  CK(cudaEventRecord(c->ev_searched, c->search_stream), "event record");
+  return GPUCCL_OK;
+}
+
+static GpucclStatus join_nearest(CudaCtx *c, GpucclError *error)
+{
+  CK(cudaStreamWaitEvent(c->stream, c->ev_searched, 0), "stream wait");
+  return GPUCCL_OK;
+}
+
+/* One download (header, the blobs likely there, labels), queued beside
+ * the search. */
+static GpucclStatus enqueue_downloads(CudaCtx *c, const GpucclParams *params,
+                                      size_t fetched, size_t n_pixels,
+                                      GpucclError *error)
+{
+  LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "header download");
+  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->table, fetched * sizeof(GpucclBlob),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "blob table download");
+  if (params->want_labels)
+    LAUNCH(cudaMemcpyAsync(c->labels_h, c->labels_d,
+                           n_pixels * sizeof(uint32_t),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "label download");
+  return GPUCCL_OK;
+}
+
+static size_t pixel_bytes(GpucclPixelFormat f)
+{
+  return f == GPUCCL_PIXEL_U16 ? 2 : f == GPUCCL_PIXEL_PACKED4 ? 4 : 1;
+}
+
+/* Where the kernels read the image: device memory and mapped blocks of
+ * gpuccl_host_alloc (any context's, host_memory.h) in place, anything else
+ * through one copy into the input buffer. */
+static GpucclStatus place_input(CudaCtx *c, const GpucclImage *image,
+                                Ha4Frame *f, GpucclError *error)
+{
+  const size_t row_bytes = (size_t)image->width * pixel_bytes(image->format);
+  const uint8_t *mapped = nullptr;
+  const bool pinned = gpuccl_host_block_find(image->data, &mapped);
+  if (mapped) {
+    f->image = mapped;
+    f->stride = image->stride;
+    return GPUCCL_OK;
+  }
+  if (!pinned) {
+    cudaPointerAttributes attr;
+    cudaError_t err = cudaPointerGetAttributes(&attr, image->data);
+    if (err != cudaSuccess)
+      cudaGetLastError(); /* plain host memory on old runtimes */
+    else if (attr.type == cudaMemoryTypeDevice ||
+             attr.type == cudaMemoryTypeManaged) {
+      f->image = static_cast<const uint8_t *>(attr.devicePointer);
+      f->stride = image->stride;
+      return GPUCCL_OK;
+    }
+  }
+  GpucclStatus st = ensure_input(c, row_bytes * image->height, error);
+  if (st != GPUCCL_OK)
+    return st;
+  LAUNCH(cudaMemcpy2DAsync(c->input, row_bytes, image->data, image->stride,
+                           row_bytes, image->height, cudaMemcpyHostToDevice,
+                           c->stream),
+         "image upload");
+  gpuccl_cuda_count_frame_upload();
+  f->image = c->input;
+  f->stride = row_bytes;
+  return GPUCCL_OK;
+}
+
+/* max_blobs cut the table: keep the strongest max_blobs on the device (the
+ * order of kernels/blob_select.c), still in increasing id. */
+static GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
+                                   GpucclError *error)
+{
+  GpucclStatus st = ensure_selection(c, error);
+  if (st == GPUCCL_OK)
+    st = ensure_blobs_h(c, k, error);
+  if (st != GPUCCL_OK)
+    return st;
+  size_t bytes = c->sel_temp_bytes;
+  LAUNCH(ha4_launch_blob_rank_keys(c->table, n, c->keys, c->stream),
+         "max_blobs keys");
+  LAUNCH(cub::DeviceRadixSort::SortKeysDescending(c->sel_temp, bytes, c->keys,
+                                                  c->keys_sorted, (int)n, 0,
+                                                  64, c->stream),
+         "max_blobs sort");
+  LAUNCH(ha4_launch_blob_keep_flags(c->table, n, c->keys_sorted + (k - 1),
+                                    c->flags, c->stream),
+         "max_blobs flags");
+  bytes = c->sel_temp_bytes;
+  LAUNCH(cub::DeviceSelect::Flagged(c->sel_temp, bytes, c->table, c->flags,
+                                    c->selected, c->n_selected, (int)n,
+                                    c->stream),
+         "max_blobs select");
+  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->selected, k * sizeof(GpucclBlob),
+                         cudaMemcpyDeviceToHost, c->stream),
+         "blob table download");
+  CK(cudaStreamSynchronize(c->stream), "max_blobs selection");
+  return GPUCCL_OK;
+}
+
+/* A frame's kernels up to the component count (offset[n_words]). */
+static GpucclStatus enqueue_labeling(CudaCtx *c, const Ha4Frame &f,
+                                     const GpucclParams *params, int p,
+                                     GpucclError *error)
+{
+  if (f.d_threshold)
+    LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
+           "Otsu threshold");
+  if (gpuccl_forest_algorithm(params->algorithm)) {
+    LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
+                                         c->stream),
+           "labeling");
+  } else {
+    LAUNCH(ha4_launch_strip_labeling(f, p, c->stream), "strip labeling");
+    LAUNCH(ha4_launch_border_merging(f, c->sm_count, c->stream),
+           "border merging");
+  }
+  LAUNCH(ha4_launch_root_flags(f, c->rootmask, c->count, c->stream),
+         "root flags");
+  size_t bytes = c->temp_bytes;
+  LAUNCH(cub::DeviceScan::ExclusiveSum(c->temp, bytes, c->count, c->offset,
+                                       (int)(c->n_words + 1), c->stream),
+         "id scan");
+  return GPUCCL_OK;
+}
+
+/* The rest of the frame: features, labels, blob table. */
+static GpucclStatus enqueue_analysis(CudaCtx *c, const Ha4Frame &f,
+                                     const GpucclParams *params, int p,
+                                     GpucclError *error)
+{
+  if (c->feat.value) /* segments mode: each component's value */
+    LAUNCH(forest_launch_segment_values(f, c->offset, c->rootmask,
+                                        c->feat.value, c->stream),
+           "segment values");
+  LAUNCH(ha4_launch_features(f, p, c->offset, c->rootmask, c->feat, c->stream),
+         "features");
+  if (params->want_labels)
+    LAUNCH(ha4_launch_relabeling(f, p, c->offset, c->rootmask, c->labels_d,
+                                 c->stream),
+           "relabeling");
+  const uint32_t *n_components = c->offset + c->n_words;
+  LAUNCH(ha4_launch_blob_count(n_components, c->feat, params->min_area,
+                               params->max_area, c->tile_count, c->n_tiles,
+                               c->sm_count, c->stream),
+         "blob count");
+  size_t bytes = c->tile_temp_bytes;
+  LAUNCH(cub::DeviceScan::ExclusiveSum(c->tile_temp, bytes, c->tile_count,
+                                       c->tile_offset, c->n_tiles + 1,
+                                       c->stream),
+         "blob scan");
+  LAUNCH(ha4_launch_blob_scatter(f, n_components, c->feat, params->min_area,
+                                 params->max_area, c->tile_offset, c->n_tiles,
+                                 c->out, c->header, c->sm_count, c->stream),
+         "blob scatter");
+  return GPUCCL_OK;
+}
+
+/* The kernels of one frame, in order, on the context's stream. */
+static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
+                                    const GpucclParams *params, int p,
+                                    GpucclError *error)
+{
+  if (c->use_tiled) {
+    if (f.d_threshold)
+      LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count,
+                             c->stream),
+             "Otsu threshold");
+    LAUNCH(tile::enqueue_frame(c->tiled, c->tf,
+                               params->want_labels ? c->labels_d : nullptr,
+                               c->stream),
+           "tiled HA4");
+    return GPUCCL_OK;
+  }
+  GpucclStatus st = enqueue_labeling(c, f, params, p, error);
+  return st != GPUCCL_OK ? st : enqueue_analysis(c, f, params, p, error);
+}
+
+/* Segments mode can have a component per pixel (a 2 x 2 tiling of four
+ * values), ~100 bytes each for features and table: 420 MB at 2048 x 2048
+ * where a class map has a few hundred. So its frame stops after the id
+ * scan, reads the count and sizes the component buffers for it. Not
+ * graphed (Stava-Benes is a forest algorithm), so the sync costs no graph. */
+static GpucclStatus enqueue_counted(CudaCtx *c, const Ha4Frame &f,
+                                    const GpucclParams *params, int p,
+                                    GpucclError *error)
+{
+  GpucclStatus st = enqueue_labeling(c, f, params, p, error);
+  if (st != GPUCCL_OK)
+    return st;
+  LAUNCH(cudaMemcpyAsync(c->header_h, c->offset + c->n_words,
+                         sizeof(uint32_t), cudaMemcpyDeviceToHost, c->stream),
+         "component count download");
+  CK(cudaStreamSynchronize(c->stream), "component count");
+  st = ensure_components(c, c->header_h[0], error);
+  if (st == GPUCCL_OK && c->dirty)
+    st = clear_features(c, error);
+  return st != GPUCCL_OK ? st : enqueue_analysis(c, f, params, p, error);
+}
+
+static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
+                             const GpucclParams *params, int p)
+{
+  GraphKey k;
+  memset(&k, 0, sizeof k);
+  k.f = f;
+  k.p = p;
+  k.want_labels = params->want_labels;
+  k.min_area = params->min_area;
+  k.max_area = params->max_area;
+  k.labels_d = c->labels_d;
+  k.L = c->L;
+  k.feat_area = c->feat.area;
+  k.feat_value = c->feat.value;
+  k.tiled = c->use_tiled;
+  if (k.tiled)
+    memcpy(&k.tf, &c->tf, sizeof k.tf);
+  return k;
+}
+
+/* Same kernels in the same order, with the same launch shapes. */
+static bool same_shape(const GraphKey &a, const GraphKey &b)
+{
+  return a.tiled == b.tiled && a.f.width == b.f.width &&
+         a.f.height == b.f.height &&
+         a.f.format == b.f.format && a.p == b.p &&
+         (a.f.d_threshold != nullptr) == (b.f.d_threshold != nullptr) &&
+         a.want_labels == b.want_labels &&
+         (a.feat_value != nullptr) == (b.feat_value != nullptr);
+}
+
+/* Captures the frame's kernels into c->graph_exec: updated in place when
+ * the topology is unchanged (new pointers or parameters), else
+ * re-instantiated. A failure leaves no graph and the stream out of
+ * capture. */
+static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
+                                  const GpucclParams *params, int p,
+                                  const GraphKey &key, GpucclError *error)
+{
+  c->graph_valid = false;
+  CK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
+     "graph capture");
+  GpucclStatus st = enqueue_kernels(c, f, params, p, error);
+  cudaGraph_t graph = nullptr;
+  cudaError_t err = cudaStreamEndCapture(c->stream, &graph);
+  if (st != GPUCCL_OK || err != cudaSuccess) {
+    if (graph)
+      cudaGraphDestroy(graph);
+    if (st != GPUCCL_OK)
+      return st;
+    return cuda_fail(c, error, err, "graph capture");
+  }
+  /* An update keeps the instantiated graph when only pointers and
+   * parameters moved; a different kernel sequence (Otsu, relabeling,
+   * variant, format, size) cannot be updated: instantiate afresh rather
+   * than fail an update (compute-sanitizer reports failed API calls). */
+  bool updated = false;
+  if (c->graph_exec && c->graph_valid_shape && same_shape(key, c->graph_key)) {
+    cudaGraphExecUpdateResultInfo info;
+    updated = cudaGraphExecUpdate(c->graph_exec, graph, &info) == cudaSuccess;
+    if (!updated)
+      cudaGetLastError();
+  }
+  if (!updated) {
+    if (c->graph_exec)
+      cudaGraphExecDestroy(c->graph_exec);
+    c->graph_exec = nullptr;
+    c->graph_valid_shape = false;
+    err = cudaGraphInstantiate(&c->graph_exec, graph, 0);
+  }
+  cudaGraphDestroy(graph);
+  if (err != cudaSuccess) {
+    c->graph_exec = nullptr;
+    return cuda_fail(c, error, err, "graph instantiation");
+  }
+  c->graph_key = key;
+  c->graph_valid = true;
+  c->graph_valid_shape = true;
+  return GPUCCL_OK;
+}
+
+/* One frame's kernels between the timing events: HA4 as a graph, the
+ * forest algorithms (which read a convergence flag on the host between
+ * passes) kernel by kernel. */
+static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
+                                const GpucclParams *params, int p,
+                                GpucclError *error)
+{
+  /* Segments frames (cuts) size their component buffers mid-frame
+   * (enqueue_counted), which a graph cannot. */
+  const bool graph = c->use_graph && !f.cuts &&
+                     !gpuccl_forest_algorithm(params->algorithm);
+  if (graph) {
+    const GraphKey key = graph_key_of(c, f, params, p);
+    if (!c->graph_valid || memcmp(&key, &c->graph_key, sizeof key) != 0) {
+      GpucclStatus st = capture_graph(c, f, params, p, key, error);
+      if (st != GPUCCL_OK)
+        return st;
+    }
+  }
+  LAUNCH(cudaEventRecord(c->ev_start, c->stream), "event record");
+  if (graph) {
+    LAUNCH(cudaGraphLaunch(c->graph_exec, c->stream), "graph launch");
+  } else {
+    GpucclStatus st = f.cuts ? enqueue_counted(c, f, params, p, error)
+                             : enqueue_kernels(c, f, params, p, error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
+  LAUNCH(cudaEventRecord(c->ev_stop, c->stream), "event record");
+  return GPUCCL_OK;
+}
+
+/* HA4 (the default algorithm too) in binary mode: the tiled pipeline. */
+static bool tiled_algorithm(const GpucclParams *params)
+{
+  return params->mode == GPUCCL_MODE_BINARY &&
+         (params->algorithm == GPUCCL_ALGORITHM_DEFAULT ||
+          params->algorithm == GPUCCL_ALGORITHM_HA4);
+}
+
+/* The tiled pipeline's frame: its buffers, the image and binarisation of
+ * f, the area filter (areas fit 32 bits: a larger bound is no bound, a
+ * larger minimum passes nothing), the context's header. Zero-filled
+ * first: the graph key compares bytes. */
+static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
+                            const GpucclParams *params)
+{
+  tile::Frame &tf = c->tf;
+  memcpy(&tf, &c->tiled.frame, sizeof tf);
+  tile::Image &im = tf.image;
+  im.data = f.image;
+  im.stride = f.stride;
+  im.width = f.width;
+  im.height = f.height;
+  im.format = f.format;
+  im.threshold = f.threshold;
+  im.d_threshold = f.d_threshold;
+  im.invert = f.invert;
+  im.luma = f.luma;
+  im.channel_offset = f.channel_offset;
+  im.off_r = f.off_r;
+  im.off_g = f.off_g;
+  im.off_b = f.off_b;
+  tf.filter.min_area = (uint32_t)(params->min_area < UINT32_MAX
+                                      ? params->min_area
+                                      : UINT32_MAX);
+  tf.filter.max_area = (uint32_t)(params->max_area < UINT32_MAX
+                                      ? params->max_area
+                                      : 0);
+  tf.conn8 = f.conn8;
+  tf.header = c->header;
+}
+
+GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
+                          const GpucclParams *params,
+                          GpucclResult *result, GpucclError *error)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  c->timed = false;
+  GpucclCudaScope scope(c->cu_context, c->device);
+  CK(scope.err, "selecting the CUDA context");
+  /* Segments mode runs Stava and Benes with its own parameters. */
+  const bool segments = params->mode == GPUCCL_MODE_SEGMENTS;
+  GpucclParams seg_params;
+  if (segments) {
+    GpucclStatus st = gpuccl_forest_segments_params(params, &seg_params, error);
+    if (st != GPUCCL_OK)
+      return st;
+    params = &seg_params;
+  }
+  const size_t n_pixels = (size_t)image->width * image->height;
+  c->use_tiled = tiled_algorithm(params);
+  GpucclStatus st = GPUCCL_OK;
+  if (c->use_tiled) {
+    st = ensure_tiled(c, image->width, image->height, error);
+  } else {
+    st = ensure_size(c, image->width, image->height, error);
+    /* Binary: the most components an image can hold, a 4-connected
+     * checkerboard, before the frame; segments: a start, then what the
+     * frame counts (enqueue_counted). */
+    if (st == GPUCCL_OK)
+      st = ensure_components(c, segments ? SEGMENTS_FIRST_COMPONENTS
+                                         : (n_pixels + 1) / 2,
+                             error);
+  }
+  if (st == GPUCCL_OK && params->want_labels)
+    st = ensure_labels(c, n_pixels, error);
+  if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
+    st = ensure_forest(c, params, image->width, image->height, error);
+  if (st == GPUCCL_OK && !c->use_tiled && c->dirty)
+    st = clear_features(c, error);
+  if (st != GPUCCL_OK)
+    return st;
+
+  Ha4Frame f;
+  memset(&f, 0, sizeof f); /* padding too: the graph key compares bytes */
+  st = place_input(c, image, &f, error);
+  if (st != GPUCCL_OK)
+    return st;
+  f.width = image->width;
+  f.height = image->height;
+  f.pitch = c->pitch;
+  f.words = c->words;
+  f.L = c->L;
+  f.bits = c->bits;
+  const ForestSegments seg = gpuccl_forest_segments(
+      params, c->forest_ws, image->width, image->height);
+  f.cuts = seg.cuts;
+  c->feat.value = seg.values;
+  f.threshold = params->threshold;
+  f.d_threshold =
+      params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU ? c->d_threshold
+                                                           : nullptr;
+  f.invert = params->invert;
+  f.conn8 = params->connectivity == 8;
+  f.format = image->format;
+  f.luma = params->channel == GPUCCL_CHANNEL_LUMA;
+  f.off_r = image->offset_r;
+  f.off_g = image->offset_g;
+  f.off_b = image->offset_b;
+  f.channel_offset = params->channel == GPUCCL_CHANNEL_RED     ? image->offset_r
+                     : params->channel == GPUCCL_CHANNEL_GREEN ? image->offset_g
+                                                               : image->offset_b;
+  /* Pixels per thread of the strip pipeline's kernels: two for HA4-64
+   * (Alg. 7), one for the forest algorithms' tail and segments (cuts). */
+  const int p = !segments && params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2 : 1;
+
+  if (c->use_tiled) {
+    set_tiled_frame(c, f, params);
+    c->table = c->tiled.blobs;
+    c->table_cap = tile::max_components(image->width, image->height);
+  } else {
+    c->table = c->out;
+    c->table_cap = c->n_max;
+  }
+
+  st = run_kernels(c, f, params, p, error);
+  if (st != GPUCCL_OK)
+    return st;
+  GpucclNearestRequest *const request = params->nearest;
+  const bool search = request && request->n != 0;
+  if (search)
+    st = enqueue_nearest(c, request, error);
+
+  /* The downloads, the join (also after a failure: the search must not
+   * outlive the frame), one sync. */
+  size_t fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
+  if (fetched > c->table_cap)
+    fetched = c->table_cap;
+  if (st == GPUCCL_OK)
+    st = enqueue_downloads(c, params, fetched, n_pixels, error);
+  if (search) {
+    GpucclStatus joined = join_nearest(c, st == GPUCCL_OK ? error : nullptr);
+    st = st == GPUCCL_OK ? joined : st;
+  }
+  if (st != GPUCCL_OK)
+    return st;
+  CK(cudaStreamSynchronize(c->stream), "frame");
+  c->timed = true;
+
+  const uint32_t n_components = c->header_h[0];
+  size_t n_blobs = c->header_h[1];
+  c->copy_hint = 2 * n_blobs + 64;
+  /* The nearest blobs index the whole table: not the selection. */
+  const bool selecting = params->max_blobs && n_blobs > params->max_blobs;
+  const bool searched = search && !selecting &&
+                        (uint64_t)request->n * n_blobs <=
+                            GPUCCL_NEAREST_MAX_PAIRS;
+  if (selecting) {
+    st = select_largest(c, n_blobs, params->max_blobs, error);
+    if (st != GPUCCL_OK)
+      return st;
+    n_blobs = params->max_blobs;
+  } else if (n_blobs > fetched) {
+    st = ensure_blobs_h(c, n_blobs, error);
+    if (st != GPUCCL_OK)
+      return st;
+    LAUNCH(cudaMemcpyAsync(c->blobs_h, c->table, n_blobs * sizeof(GpucclBlob),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "blob table download");
+    CK(cudaStreamSynchronize(c->stream), "blob table download");
+  }
+  if (c->feat.value) {
+    st = fetch_values(c, n_components, n_blobs, error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
+
+  result->width = image->width;
+  result->height = image->height;
+  result->n_components = n_components;
+  result->n_blobs = n_blobs;
+  result->blobs = c->blobs_h;
+  result->threshold = (int)c->header_h[2];
+  result->values = c->feat.value ? c->values_h : nullptr;
+  result->labels = params->want_labels ? c->labels_h : nullptr;
+  if (searched)
+    request->answers = c->nearest_h;
+  return GPUCCL_OK;
+}
+
+extern "C" float gpuccl_cuda_kernel_ms(GpucclContext *ctx)
+{
+  if (!ctx || ctx->ops != &gpuccl_cuda_ops || !ctx->priv)
+    return -1.0f;
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  GpucclCudaScope scope(c->cu_context, c->device);
+  float ms = -1.0f;
+  if (scope.err != cudaSuccess || !c->timed ||
+      cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop) != cudaSuccess) {
+    cudaGetLastError();
+    return -1.0f;
+  }
+  return ms;
+}
+
+GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                       const GpucclDrawParams *params,
+                       GpucclError *error)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  GpucclCudaScope scope(c->cu_context, c->device);
+  CK(scope.err, "selecting the CUDA context");
+  const GpucclCudaDrawEnv env = {c->stream, c->labels_d, dev_alloc, dev_free};
+  return gpuccl_cuda_draw(&c->draw, &env, &ctx->last, frame, params, error);
+}
