@@ -8,6 +8,8 @@
 
 #include "gstgpucclblobprivate.h"
 
+#include <string.h>
+
 /* What the metas and the message of one blob cost in many small GLib
  * allocations (a region-of-interest meta with its parameter structure;
  * a message's blob structure), generously rounded up. */
@@ -82,6 +84,8 @@ gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self, const GpucclResult * r)
   const guint32 *ids = self->track_ids;
   GstCclBlob *out = self->table;
 
+  /* Padding too: the table is copied and compared as bytes downstream. */
+  memset (out, 0, r->n_blobs * sizeof *out);
   for (gsize i = 0; i < r->n_blobs; i++) {
     const GpucclBlob *b = &r->blobs[i];
     out[i].id = b->id;

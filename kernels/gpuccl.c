@@ -163,6 +163,7 @@ GpucclContext *gpuccl_context_new(GpucclBackend backend, int device_id,
 GpucclContext *gpuccl_context_new_cuda(void *cuda_context, void *cuda_stream,
                                        GpucclError *error)
 {
+  gpuccl_clear_error(error);
   if (!cuda_context) {
     gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                      "no CUDA context (use gpuccl_context_new for the "

@@ -13,7 +13,10 @@
  *    after the call the stride padding, a PACKED4 pixel's fourth byte and
  *    (boxes alone) every pixel outside the blobs' boxes are as before;
  *  - valid but too large to allocate here: not called.
+ * Half the inputs then draw the ids too (gpuccl_draw_ids: the input's ids,
+ * or the blob ids), checked the same way but for the boxes.
  * Exit: abort (FUZZ_CHECK) on any disagreement. */
+#include "fuzz_backend.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
 #include "gpuccl.h"
@@ -31,8 +34,9 @@ static GpucclContext *context(void)
   static GpucclContext *ctx;
   if (!ctx) {
     GpucclError e = {0};
-    ctx = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &e);
-    FUZZ_CHECK(ctx, "CPU context: %s", e.message);
+    ctx = gpuccl_context_new(fuzz_backend(), 0, &e);
+    FUZZ_CHECK(ctx, "%s context: %s", gpuccl_backend_name(fuzz_backend()),
+               e.message);
   }
   return ctx;
 }
@@ -165,6 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   GpucclDrawParams dp = {(unsigned)fuzz_range(&in, 0, 15), fuzz_u8(&in),
                          fuzz_u8(&in), fuzz_u8(&in), 0};
   dp.line_width = choose_line_width(&in);
+  const int ids_kind = fuzz_range(&in, 0, 3); /* 0, 1: none; 2: given; 3: NULL */
 
   uint8_t *img = malloc((size_t)w * h);
   FUZZ_CHECK(img, "out of memory");
@@ -208,7 +213,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       FUZZ_CHECK(st == GPUCCL_OK && de.status == GPUCCL_OK && !de.message[0],
                  "valid draw (format %d, line width %d, flags %u): %s",
                  (int)f.format, dp.line_width, dp.flags, de.message);
-      check_untouched(&f, p, planes, before, &r, dp.flags);
+      if (ids_kind >= 2) {
+        uint32_t *ids = ids_kind == 2 ? malloc((r.n_blobs + 1) * sizeof *ids) : NULL;
+        FUZZ_CHECK(ids_kind == 3 || ids, "out of memory");
+        for (size_t i = 0; ids && i < r.n_blobs; i++)
+          ids[i] = fuzz_u32(&in);
+        st = gpuccl_draw_ids(ctx, &f, &dp, ids, &de);
+        FUZZ_CHECK(st == GPUCCL_OK && de.status == GPUCCL_OK && !de.message[0],
+                   "valid draw_ids: %s", de.message);
+        free(ids);
+      }
+      /* The ids are drawn beside the boxes: the boxes-only rule is off. */
+      check_untouched(&f, p, planes, before, &r,
+                      ids_kind >= 2 ? ~0u : dp.flags);
     } else {
       FUZZ_CHECK(st == GPUCCL_ERROR_INVALID_ARGUMENT &&
                      de.status == st && de.message[0],
@@ -216,6 +233,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  "offsets %u/%u/%u) returned %s",
                  (int)f.format, f.width, f.height, w, h, dp.line_width,
                  f.offset_r, f.offset_g, f.offset_b, gpuccl_status_name(st));
+      if (ids_kind >= 2 && dp.flags & GPUCCL_DRAW_LABELS && !params.want_labels &&
+          planes > 0)
+        ; /* draw_ids ignores the flags: this frame may be valid for it */
+      else if (ids_kind >= 2)
+        FUZZ_CHECK(gpuccl_draw_ids(ctx, &f, &dp, NULL, &de) ==
+                       GPUCCL_ERROR_INVALID_ARGUMENT,
+                   "invalid frame taken by draw_ids: %s", de.message);
     }
   }
   for (int i = 0; i < 3; i++) {

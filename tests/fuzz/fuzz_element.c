@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libFuzzer target: the gpucclblob element's CPU path through GstHarness.
+/* libFuzzer target: the gpucclblob element through GstHarness, backend=cpu
+ * ($GPUCCL_TEST_BACKEND=cuda: the CUDA path, for the GPU host's replay).
  *
  * The input chooses the caps (one of the nine formats, 1..64 a side, one
  * input in eight up to 400), every property, and a short stream of 1..4
@@ -13,6 +14,7 @@
  *
  * Overlay work is kept to a budget per frame (fuzz_budget.h). */
 #include "frames.h"
+#include "fuzz_backend.h"
 #include "fuzz_budget.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
@@ -213,7 +215,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 
   fuzz_bytes_init (&in, data, size);
   gst_element_set_bus (h->element, bus);
-  gst_util_set_object_arg (G_OBJECT (h->element), "backend", "cpu");
+  gst_util_set_object_arg (G_OBJECT (h->element), "backend",
+      gpuccl_backend_name (fuzz_backend ()));
   max_blobs = choose_properties (&in, h->element, &line_width);
   choose_caps (&in, &caps);
   push_caps (h, &caps);

@@ -17,6 +17,7 @@
  * Built with -fsanitize=fuzzer,address,undefined under clang; with any
  * other compiler it links fuzz_replay.c and replays its input files. */
 #define _GNU_SOURCE /* qsort_r */
+#include "fuzz_backend.h"
 #include "fuzz_budget.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
@@ -432,10 +433,11 @@ static GpucclContext *context(bool fresh)
 {
   GpucclError err = {0};
   if (fresh)
-    return gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
+    return gpuccl_context_new(fuzz_backend(), 0, &err);
   if (!shared_ctx)
-    shared_ctx = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
-  FUZZ_CHECK(shared_ctx, "no CPU context: %s", err.message);
+    shared_ctx = gpuccl_context_new(fuzz_backend(), 0, &err);
+  FUZZ_CHECK(shared_ctx, "no %s context: %s",
+             gpuccl_backend_name(fuzz_backend()), err.message);
   return shared_ctx;
 }
 

@@ -10,10 +10,12 @@
  *  - invalid: the data is one byte; INVALID_ARGUMENT with a message, and
  *    nothing read past that byte (ASan);
  *  - valid and small: the volume is allocated to exactly what it spans,
- *    labeled on the CPU, and checked without an oracle: labels 0 exactly
- *    on background voxels, 1..N with N the component count, each blob's
- *    voxel count, box and sums what its labels say;
+ *    labeled (CPU backend; $GPUCCL_TEST_BACKEND=cuda: CUDA), and checked
+ *    without an oracle: labels 0 exactly on background voxels, 1..N with
+ *    N the component count, each blob's voxel count and box what its
+ *    labels say;
  *  - valid but too large to allocate here: not called. */
+#include "fuzz_backend.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
 #include "gpuccl_volume.h"
@@ -31,8 +33,9 @@ static GpucclVolume *volume(void)
   static GpucclVolume *vol;
   if (!vol) {
     GpucclError e = {0};
-    vol = gpuccl_volume_new(GPUCCL_BACKEND_CPU, 0, &e);
-    FUZZ_CHECK(vol, "CPU volume: %s", e.message);
+    vol = gpuccl_volume_new(fuzz_backend(), 0, &e);
+    FUZZ_CHECK(vol, "%s volume: %s", gpuccl_backend_name(fuzz_backend()),
+               e.message);
   }
   return vol;
 }
