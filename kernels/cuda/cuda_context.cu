@@ -384,6 +384,12 @@ GpucclStatus ensure_tiled(CudaCtx *c, int width, int height,
     tile::buffers_free(c->tiled, dev_free);
     return cuda_fail(c, error, err, "allocation");
   }
+  /* Once per size: the table is downloaded a little past the blobs a
+   * frame wrote (copy_hint), and those bytes must be defined (initcheck). */
+  CK(cudaMemsetAsync(c->tiled.blobs, 0,
+                     tile::max_components(width, height) * sizeof(GpucclBlob),
+                     c->stream),
+     "memset");
   return GPUCCL_OK;
 }
 
