@@ -1,34 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* GstCclBlobMeta: registration, copy and scale, and the blob's ROI meta.
- * Built as its own small shared library (with a GObject-introspection
- * typelib) so that the plugin and applications share one GType. */
-#include "gstcclblobmeta.h"
+/* GstCclBlobMeta: registration, copy and scale, and reading it. Built as
+ * its own small shared library (with a GObject-introspection typelib) so
+ * that the plugin and applications share one GType. */
+#include "gstcclblobmetaprivate.h"
 
 #include <math.h>
 #include <string.h>
-
-/* The ROI metas' parameter structure "gpucclblob": its name, its fields
- * and the roi type, as quarks made once. */
-static GQuark q_blob, q_gpucclblob, q_id, q_track_id, q_area, q_centroid_x,
-    q_centroid_y, q_value;
-
-static void
-init_quarks (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    q_blob = g_quark_from_static_string ("blob");
-    q_gpucclblob = g_quark_from_static_string ("gpucclblob");
-    q_id = g_quark_from_static_string ("id");
-    q_track_id = g_quark_from_static_string ("track-id");
-    q_area = g_quark_from_static_string ("area");
-    q_centroid_x = g_quark_from_static_string ("centroid-x");
-    q_centroid_y = g_quark_from_static_string ("centroid-y");
-    q_value = g_quark_from_static_string ("value");
-    g_once_init_leave (&done, 1);
-  }
-}
 
 /**
  * gst_ccl_blob_meta_api_get_type:
@@ -63,26 +40,29 @@ gst_ccl_blob_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   bmeta->n_components = 0;
   bmeta->n_blobs = 0;
   bmeta->blobs = NULL;
+  bmeta->track_ids = bmeta->values = NULL;
   bmeta->processing_ns = 0;
   bmeta->tracking_ns = 0;
   bmeta->n_roi_metas = 0;
   return TRUE;
 }
 
+/* The table and its arrays are one allocation, starting at blobs. */
 static void
 gst_ccl_blob_meta_free (GstMeta * meta, GstBuffer * buffer)
 {
   GstCclBlobMeta *bmeta = (GstCclBlobMeta *) meta;
 
-  g_free (bmeta->blobs);
+  gst_ccl_blob_table_free (bmeta->blobs);
   bmeta->blobs = NULL;
+  bmeta->track_ids = bmeta->values = NULL;
 }
 
 static GstCclBlobMeta *
 copy_meta (GstBuffer * dest, const GstCclBlobMeta * src)
 {
   GstCclBlobMeta *dmeta = gst_buffer_add_ccl_blob_meta (dest, src->width,
-      src->height, src->blobs, src->n_blobs);
+      src->height, src->blobs, src->track_ids, src->values, src->n_blobs);
 
   if (dmeta) {
     dmeta->threshold = src->threshold;
@@ -98,7 +78,7 @@ copy_meta (GstBuffer * dest, const GstCclBlobMeta * src)
  * one of n_out: the covered continuous range [a, b + 1) is scaled and the
  * pixels it touches are kept. */
 static void
-scale_interval (guint32 * a, guint32 * b, guint n_in, guint n_out)
+scale_interval (guint16 * a, guint16 * b, guint n_in, guint n_out)
 {
   guint64 a2 = (guint64) * a * n_out / n_in;
   guint64 b2 = ((guint64) (*b + 1) * n_out + n_in - 1) / n_in;
@@ -107,8 +87,8 @@ scale_interval (guint32 * a, guint32 * b, guint n_in, guint n_out)
     b2 = n_out;
   if (b2 <= a2)
     b2 = a2 + 1;
-  *a = (guint32) a2;
-  *b = (guint32) (b2 - 1);
+  *a = (guint16) a2;
+  *b = (guint16) (b2 - 1);
 }
 
 /* Pixel centres are at integer + 0.5 in continuous coordinates. */
@@ -119,84 +99,21 @@ scale_coordinate (gdouble c, guint n_in, guint n_out)
   return s < 0 ? 0 : s;
 }
 
+/* The area scales with the frame; the sums follow it so that sum / area is
+ * the scaled centroid (exact to 0.5 / area pixel). */
 static void
 scale_blob (GstCclBlob * b, guint iw, guint ih, guint ow, guint oh)
 {
   gdouble area = (gdouble) b->area * ((gdouble) ow / iw) * ((gdouble) oh / ih);
+  gdouble cx, cy;
 
+  gst_ccl_blob_get_centroid (b, &cx, &cy);
   scale_interval (&b->x0, &b->x1, iw, ow);
   scale_interval (&b->y0, &b->y1, ih, oh);
-  b->cx = scale_coordinate (b->cx, iw, ow);
-  b->cy = scale_coordinate (b->cy, ih, oh);
-  b->area = area < 1.0 ? 1 : (guint64) llround (area);
-  /* Keep sum / area == centroid, as in the library's results. */
-  b->sum_x = (guint64) llround (b->cx * b->area);
-  b->sum_y = (guint64) llround (b->cy * b->area);
-}
-
-static GstStructure *
-roi_param_new (const GstCclBlob * b)
-{
-  /* By quark: no string lookups, a third cheaper per blob. */
-  return gst_structure_new_id (q_gpucclblob,
-      q_id, G_TYPE_UINT, b->id,
-      q_track_id, G_TYPE_UINT, b->track_id,
-      q_area, G_TYPE_UINT64, b->area,
-      q_centroid_x, G_TYPE_DOUBLE, b->cx,
-      q_centroid_y, G_TYPE_DOUBLE, b->cy, q_value, G_TYPE_UINT, b->value, NULL);
-}
-
-static void
-set_roi_box (GstVideoRegionOfInterestMeta * roi, const GstCclBlob * b)
-{
-  roi->x = b->x0;
-  roi->y = b->y0;
-  roi->w = b->x1 - b->x0 + 1;
-  roi->h = b->y1 - b->y0 + 1;
-}
-
-static const GstCclBlob *
-find_blob (const GstCclBlobMeta * meta, guint32 id)
-{
-  gsize lo = 0, hi = meta->n_blobs;
-
-  while (lo < hi) {             /* the table is in increasing id */
-    gsize mid = lo + (hi - lo) / 2;
-    if (meta->blobs[mid].id < id)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < meta->n_blobs && meta->blobs[lo].id == id ?
-      &meta->blobs[lo] : NULL;
-}
-
-/* GStreamer's ROI meta transform drops the parameter list when it scales
- * the box (rounding down: a small box can become 0 wide), and before 1.24
- * when it copies too. Metas are transformed in the order they were
- * attached and the element attaches this meta after the blobs' ROI metas,
- * so when this one is copied or scaled the ROI metas are already on dest:
- * give each blob's ROI meta its box and parameters back, from the table. */
-static void
-restore_roi_params (GstBuffer * dest, const GstCclBlobMeta * meta)
-{
-  gpointer state = NULL;
-  GstMeta *m;
-
-  while ((m = gst_buffer_iterate_meta_filtered (dest, &state,
-              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
-    GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) m;
-    const GstCclBlob *b;
-
-    if (roi->roi_type != q_blob || roi->id <= 0 ||
-        gst_video_region_of_interest_meta_get_param (roi, "gpucclblob"))
-      continue;
-    b = find_blob (meta, (guint32) roi->id);
-    if (!b)
-      continue;
-    set_roi_box (roi, b);
-    gst_video_region_of_interest_meta_add_param (roi, roi_param_new (b));
-  }
+  b->area = area < 1.0 ? 1 : area > G_MAXUINT32 ? G_MAXUINT32 :
+      (guint32) llround (area);
+  b->sum_x = (guint64) llround (scale_coordinate (cx, iw, ow) * b->area);
+  b->sum_y = (guint64) llround (scale_coordinate (cy, ih, oh) * b->area);
 }
 
 static gboolean
@@ -204,44 +121,40 @@ gst_ccl_blob_meta_transform (GstBuffer * dest, GstMeta * meta,
     GstBuffer * buffer, GQuark type, gpointer data)
 {
   GstCclBlobMeta *src = (GstCclBlobMeta *) meta;
+  GstCclBlobMeta *dmeta;
 
   if (GST_META_TRANSFORM_IS_COPY (type)) {
     GstMetaTransformCopy *copy = data;
 
     /* A region of the buffer is not a frame: the table would not fit. */
-    GstCclBlobMeta *dmeta;
-
     if (copy->region)
       return TRUE;
     dmeta = copy_meta (dest, src);
-    if (!dmeta)
-      return FALSE;
-    restore_roi_params (dest, dmeta);
-    return TRUE;
-  }
-
-  if (GST_VIDEO_META_TRANSFORM_IS_SCALE (type)) {
+  } else if (GST_VIDEO_META_TRANSFORM_IS_SCALE (type)) {
     GstVideoMetaTransform *trans = data;
     guint ow = GST_VIDEO_INFO_WIDTH (trans->out_info);
     guint oh = GST_VIDEO_INFO_HEIGHT (trans->out_info);
     guint iw = src->width, ih = src->height;
-    GstCclBlobMeta *dmeta;
 
-    if (iw == 0 || ih == 0 || ow == 0 || oh == 0)
+    /* Coordinates are 16-bit: no sides beyond 65 536 pixels. */
+    if (iw == 0 || ih == 0 || ow == 0 || oh == 0 ||
+        ow > G_MAXUINT16 + 1 || oh > G_MAXUINT16 + 1)
       return FALSE;
     dmeta = copy_meta (dest, src);
-    if (!dmeta)
-      return FALSE;
-    dmeta->width = ow;
-    dmeta->height = oh;
-    for (guint i = 0; i < dmeta->n_blobs; i++)
-      scale_blob (&dmeta->blobs[i], iw, ih, ow, oh);
-    restore_roi_params (dest, dmeta);
-    return TRUE;
+    if (dmeta) {
+      dmeta->width = ow;
+      dmeta->height = oh;
+      for (guint i = 0; i < dmeta->n_blobs; i++)
+        scale_blob (&dmeta->blobs[i], iw, ih, ow, oh);
+    }
+  } else {
+    /* Flips, crops and other transforms are not supported: dropped. */
+    return FALSE;
   }
-
-  /* Flips, crops and other transforms are not supported: drop the meta. */
-  return FALSE;
+  if (!dmeta)
+    return FALSE;
+  gst_ccl_blob_restore_roi_metas (dest, dmeta);
+  return TRUE;
 }
 
 /**
@@ -260,7 +173,6 @@ gst_ccl_blob_meta_get_info (void)
         sizeof (GstCclBlobMeta),
         gst_ccl_blob_meta_init, gst_ccl_blob_meta_free,
         gst_ccl_blob_meta_transform);
-    init_quarks ();
     g_once_init_leave ((GstMetaInfo **) & info, (GstMetaInfo *) mi);
   }
   return info;
@@ -287,45 +199,60 @@ gst_buffer_get_ccl_blob_meta (GstBuffer * buffer)
  * @buffer: a #GstBuffer
  * @width: frame width the coordinates refer to
  * @height: frame height the coordinates refer to
- * @blobs: (array length=n_blobs) (nullable): the blob table, in increasing
- *   id; copied
- * @n_blobs: number of entries of @blobs
+ * @blobs: (array length=n_blobs): the blob table, in increasing id; copied
+ * @track_ids: (array length=n_blobs) (nullable): each blob's track id, or
+ *   %NULL; copied
+ * @values: (array length=n_blobs) (nullable): each blob's value, or %NULL
+ *   (all 1); copied
+ * @n_blobs: number of blobs
  *
  * Attaches a blob table to @buffer. Attach it after the blobs' ROI metas
- * (gst_buffer_add_ccl_blob_roi_meta()), so that its scaling can give them
- * their parameters back.
+ * (gst_buffer_add_ccl_blob_roi_meta()), so that its copies and scalings
+ * can give them their parameters back.
  *
- * Returns: (transfer none) (nullable): the new meta
+ * Returns: (transfer none) (nullable): the new meta, %NULL when the table
+ *   cannot be allocated
  */
 GstCclBlobMeta *
 gst_buffer_add_ccl_blob_meta (GstBuffer * buffer, guint width, guint height,
-    const GstCclBlob * blobs, guint n_blobs)
+    const GstCclBlob * blobs, const guint32 * track_ids,
+    const guint32 * values, guint n_blobs)
 {
+  gsize table = (gsize) n_blobs * sizeof (GstCclBlob);
+  gsize column = (gsize) n_blobs * sizeof (guint32);
   GstCclBlobMeta *meta;
-  GstCclBlob *copy = NULL;
+  guint8 *mem = NULL;
 
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
   g_return_val_if_fail (n_blobs == 0 || blobs != NULL, NULL);
 
-  /* A table can be large (one blob per pixel pair): no memory for it is
-   * a NULL return, not an abort in g_new. */
   if (n_blobs) {
-    copy = g_try_new (GstCclBlob, n_blobs);
-    if (!copy)
+    mem = gst_ccl_blob_table_alloc (table + (track_ids ? column : 0) +
+        (values ? column : 0));
+    if (!mem)
       return NULL;
-    memcpy (copy, blobs, sizeof (GstCclBlob) * n_blobs);
   }
   meta = (GstCclBlobMeta *) gst_buffer_add_meta (buffer,
       GST_CCL_BLOB_META_INFO, NULL);
   if (!meta) {
-    g_free (copy);
+    gst_ccl_blob_table_free (mem);
     return NULL;
   }
   meta->width = width;
   meta->height = height;
   meta->n_blobs = n_blobs;
   meta->n_roi_metas = n_blobs;
-  meta->blobs = copy;
+  if (n_blobs) {
+    meta->blobs = (GstCclBlob *) mem;
+    memcpy (meta->blobs, blobs, table);
+    mem += table;
+    if (track_ids) {
+      meta->track_ids = memcpy (mem, track_ids, column);
+      mem += column;
+    }
+    if (values)
+      meta->values = memcpy (mem, values, column);
+  }
   return meta;
 }
 
@@ -346,6 +273,66 @@ gst_ccl_blob_meta_get_blob (const GstCclBlobMeta * meta, guint index)
 }
 
 /**
+ * gst_ccl_blob_meta_get_track_id:
+ * @meta: a #GstCclBlobMeta
+ * @index: 0..n_blobs - 1
+ *
+ * Returns: the track id of the blob at @index; 0 without tracking or past
+ *   the end
+ */
+guint32
+gst_ccl_blob_meta_get_track_id (const GstCclBlobMeta * meta, guint index)
+{
+  g_return_val_if_fail (meta != NULL, 0);
+
+  return meta->track_ids && index < meta->n_blobs ? meta->track_ids[index] : 0;
+}
+
+/**
+ * gst_ccl_blob_meta_get_value:
+ * @meta: a #GstCclBlobMeta
+ * @index: 0..n_blobs - 1
+ *
+ * Returns: the value of the blob at @index (1 in mode=binary); 0 past the
+ *   end
+ */
+guint32
+gst_ccl_blob_meta_get_value (const GstCclBlobMeta * meta, guint index)
+{
+  g_return_val_if_fail (meta != NULL, 0);
+
+  if (index >= meta->n_blobs)
+    return 0;
+  return meta->values ? meta->values[index] : 1;
+}
+
+/**
+ * gst_ccl_blob_get_centroid:
+ * @blob: a #GstCclBlob
+ * @cx: (out): sum_x / area
+ * @cy: (out): sum_y / area
+ *
+ * The blob's centroid, in pixels (pixel centres at integers).
+ */
+void
+gst_ccl_blob_get_centroid (const GstCclBlob * blob, gdouble * cx,
+    gdouble * cy)
+{
+  g_return_if_fail (blob != NULL && cx != NULL && cy != NULL);
+
+  *cx = blob->area ? (gdouble) blob->sum_x / blob->area : 0;
+  *cy = blob->area ? (gdouble) blob->sum_y / blob->area : 0;
+}
+
+/* An array of the meta as raw bytes: what the *_bytes functions give. */
+static const guint8 *
+as_bytes (gconstpointer array, gsize element_size, guint n, gsize * n_bytes)
+{
+  *n_bytes = array ? (gsize) n * element_size : 0;
+  return array;
+}
+
+/**
  * gst_ccl_blob_meta_get_table_bytes:
  * @meta: a #GstCclBlobMeta
  * @n_bytes: (out): n_blobs * sizeof (GstCclBlob)
@@ -361,39 +348,41 @@ const guint8 *
 gst_ccl_blob_meta_get_table_bytes (const GstCclBlobMeta * meta,
     gsize * n_bytes)
 {
-  g_return_val_if_fail (meta != NULL, NULL);
-  g_return_val_if_fail (n_bytes != NULL, NULL);
+  g_return_val_if_fail (meta != NULL && n_bytes != NULL, NULL);
 
-  *n_bytes = (gsize) meta->n_blobs * sizeof (GstCclBlob);
-  return (const guint8 *) meta->blobs;
+  return as_bytes (meta->blobs, sizeof (GstCclBlob), meta->n_blobs, n_bytes);
 }
 
 /**
- * gst_buffer_add_ccl_blob_roi_meta:
- * @buffer: a #GstBuffer
- * @blob: the blob
+ * gst_ccl_blob_meta_get_track_id_bytes:
+ * @meta: a #GstCclBlobMeta
+ * @n_bytes: (out): n_blobs * 4, 0 without tracking
  *
- * Attaches @blob as a #GstVideoRegionOfInterestMeta: roi type "blob", id
- * the blob's id, its bounding box, and a parameter structure "gpucclblob"
- * (id, track-id, area, centroid-x, centroid-y, value).
- *
- * Returns: (transfer none) (nullable): the new ROI meta
+ * Returns: (transfer none) (array length=n_bytes) (element-type guint8):
+ *   the track ids (native-endian guint32) as raw memory
  */
-GstVideoRegionOfInterestMeta *
-gst_buffer_add_ccl_blob_roi_meta (GstBuffer * buffer, const GstCclBlob * blob)
+const guint8 *
+gst_ccl_blob_meta_get_track_id_bytes (const GstCclBlobMeta * meta,
+    gsize * n_bytes)
 {
-  GstVideoRegionOfInterestMeta *roi;
+  g_return_val_if_fail (meta != NULL && n_bytes != NULL, NULL);
 
-  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
-  g_return_val_if_fail (blob != NULL, NULL);
+  return as_bytes (meta->track_ids, sizeof (guint32), meta->n_blobs, n_bytes);
+}
 
-  init_quarks ();
-  roi = gst_buffer_add_video_region_of_interest_meta_id (buffer, q_blob,
-      0, 0, 0, 0);
-  if (!roi)
-    return NULL;
-  set_roi_box (roi, blob);
-  roi->id = (gint) blob->id;
-  gst_video_region_of_interest_meta_add_param (roi, roi_param_new (blob));
-  return roi;
+/**
+ * gst_ccl_blob_meta_get_value_bytes:
+ * @meta: a #GstCclBlobMeta
+ * @n_bytes: (out): n_blobs * 4, 0 in mode=binary
+ *
+ * Returns: (transfer none) (array length=n_bytes) (element-type guint8):
+ *   the values (native-endian guint32) as raw memory
+ */
+const guint8 *
+gst_ccl_blob_meta_get_value_bytes (const GstCclBlobMeta * meta,
+    gsize * n_bytes)
+{
+  g_return_val_if_fail (meta != NULL && n_bytes != NULL, NULL);
+
+  return as_bytes (meta->values, sizeof (guint32), meta->n_blobs, n_bytes);
 }

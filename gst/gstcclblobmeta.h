@@ -21,35 +21,28 @@ G_BEGIN_DECLS
  * application built against another layout finds no meta instead of
  * misreading it. Bumped with every layout change (docs/abi.md; tests/abi
  * fails when a layout changed and this did not). */
-#define GST_CCL_BLOB_META_ABI_VERSION 2
+#define GST_CCL_BLOB_META_ABI_VERSION 3
 
 /**
  * GstCclBlob:
  * @id: component label in this frame, 1..n_components
- * @track_id: stable id across frames with track=true, else 0
+ * @area: number of pixels
  * @x0: left column of the inclusive bounding box, in pixels
  * @y0: top row of the bounding box
  * @x1: right column of the bounding box (inclusive)
  * @y1: bottom row of the bounding box (inclusive)
- * @area: number of pixels
- * @sum_x: sum of the pixels' x coordinates
- * @sum_y: sum of the pixels' y coordinates
- * @cx: centroid x, sum_x / area
- * @cy: centroid y, sum_y / area
- * @value: the value of the blob's pixels with mode=segments (RGB formats:
- *   0xRRGGBB), 1 with mode=binary
+ * @sum_x: sum of the pixels' x coordinates (centroid: sum_x / area)
+ * @sum_y: sum of the pixels' y coordinates (centroid: sum_y / area)
  *
- * One blob (connected component) of a frame.
+ * One blob (connected component) of a frame: 32 bytes, the record libgpuccl
+ * returns (GpucclBlob), so the element copies its table as it is.
+ * gst_ccl_blob_get_centroid() gives the centroid.
  */
 typedef struct {
   guint32 id;
-  guint32 track_id;
-  guint32 x0, y0, x1, y1;
-  guint64 area;
+  guint32 area;
+  guint16 x0, y0, x1, y1;
   guint64 sum_x, sum_y;
-  gdouble cx, cy;
-  /* Last, so the fields above keep their offsets. */
-  guint32 value;
 } GstCclBlob;
 
 /**
@@ -61,6 +54,11 @@ typedef struct {
  * @n_components: components before the area and count filters
  * @n_blobs: number of entries of @blobs
  * @blobs: (array length=n_blobs): the blob table, in increasing id
+ * @track_ids: (array length=n_blobs) (nullable): each blob's track id,
+ *   stable across frames (track=true); %NULL without tracking
+ * @values: (array length=n_blobs) (nullable): each blob's pixel value in
+ *   mode=segments (RGB formats: 0xRRGGBB); %NULL in mode=binary, where
+ *   every blob's value is 1
  * @processing_ns: labeling and analysis time for this frame
  * @tracking_ns: the tracker's host time for this frame (track=true; else
  *   0). With backend=cuda its search for each track's nearest blob runs on
@@ -69,7 +67,8 @@ typedef struct {
  *   #GstVideoRegionOfInterestMeta (its max-roi-metas property: the
  *   largest blobs); @n_blobs when none was left out
  *
- * The whole blob table of one frame.
+ * The whole blob table of one frame. gst_ccl_blob_meta_get_track_id() and
+ * gst_ccl_blob_meta_get_value() read the optional arrays.
  */
 typedef struct {
   GstMeta meta;
@@ -79,8 +78,9 @@ typedef struct {
   guint n_components;
   guint n_blobs;
   GstCclBlob *blobs;
+  guint32 *track_ids;
+  guint32 *values;
   guint64 processing_ns;
-  /* Appended fields: the ones above keep their offsets. */
   guint64 tracking_ns;
   guint n_roi_metas;
 } GstCclBlobMeta;
@@ -96,23 +96,45 @@ const GstMetaInfo *gst_ccl_blob_meta_get_info (void);
 GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_get_ccl_blob_meta (GstBuffer * buffer);
 
-/* Copies n_blobs entries of blobs; NULL when that copy cannot be
+/* Copies the table (and the arrays given); NULL when that copy cannot be
  * allocated. */
 GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_add_ccl_blob_meta (GstBuffer * buffer,
-    guint width, guint height, const GstCclBlob * blobs, guint n_blobs);
+    guint width, guint height, const GstCclBlob * blobs,
+    const guint32 * track_ids, const guint32 * values, guint n_blobs);
 
 GST_CCL_BLOB_META_EXPORT
 const GstCclBlob *gst_ccl_blob_meta_get_blob (const GstCclBlobMeta * meta,
     guint index);
 
 GST_CCL_BLOB_META_EXPORT
+guint32 gst_ccl_blob_meta_get_track_id (const GstCclBlobMeta * meta,
+    guint index);
+
+GST_CCL_BLOB_META_EXPORT
+guint32 gst_ccl_blob_meta_get_value (const GstCclBlobMeta * meta,
+    guint index);
+
+GST_CCL_BLOB_META_EXPORT
+void gst_ccl_blob_get_centroid (const GstCclBlob * blob, gdouble * cx,
+    gdouble * cy);
+
+GST_CCL_BLOB_META_EXPORT
 const guint8 *gst_ccl_blob_meta_get_table_bytes (const GstCclBlobMeta * meta,
     gsize * n_bytes);
 
 GST_CCL_BLOB_META_EXPORT
+const guint8 *gst_ccl_blob_meta_get_track_id_bytes (
+    const GstCclBlobMeta * meta, gsize * n_bytes);
+
+GST_CCL_BLOB_META_EXPORT
+const guint8 *gst_ccl_blob_meta_get_value_bytes (const GstCclBlobMeta * meta,
+    gsize * n_bytes);
+
+GST_CCL_BLOB_META_EXPORT
 GstVideoRegionOfInterestMeta *gst_buffer_add_ccl_blob_roi_meta (
-    GstBuffer * buffer, const GstCclBlob * blob);
+    GstBuffer * buffer, const GstCclBlob * blob, guint32 track_id,
+    guint32 value);
 
 G_END_DECLS
 

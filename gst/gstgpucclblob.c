@@ -8,10 +8,13 @@
  * centroid) with libgpuccl — the HA4 algorithm on an NVIDIA GPU, or the
  * CPU backend. The blobs travel downstream as metadata on the buffer:
  *
- *  - one #GstVideoRegionOfInterestMeta per blob, roi type "blob", with a
+ *  - one #GstCclBlobMeta with the whole table (gstcclblobmeta.h);
+ *  - one #GstVideoRegionOfInterestMeta per blob, up to
+ *    #GstGpucclBlob:max-roi-metas (the largest), roi type "blob", with a
  *    parameter structure "gpucclblob" (id, track-id, area, centroid-x,
  *    centroid-y, value);
- *  - one #GstCclBlobMeta with the whole table (gstcclblobmeta.h);
+ *  - built against GStreamer >= 1.24, the same blobs as object-detection
+ *    (and tracking) entries of a GstAnalyticsRelationMeta;
  *  - with #GstGpucclBlob:post-messages, an element message "gpucclblob"
  *    per frame.
  *
@@ -187,9 +190,12 @@ gst_gpuccl_blob_stop (GstBaseTransform * trans)
   gst_clear_object (&self->cuda_context);
 #endif
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
-  g_clear_pointer (&self->table, g_free);
+  g_clear_pointer (&self->listing_keys, g_free);
   g_clear_pointer (&self->track_ids, g_free);
-  self->table_cap = self->track_ids_cap = 0;
+  self->listing_keys_cap = self->track_ids_cap = 0;
+#ifdef HAVE_GST_ANALYTICS
+  gst_gpuccl_blob_analytics_free (self);
+#endif
   GST_OBJECT_LOCK (self);
   gst_clear_object (&self->allocator);
   GST_OBJECT_UNLOCK (self);
@@ -207,8 +213,11 @@ gst_gpuccl_blob_finalize (GObject * object)
   gst_clear_object (&self->cuda_context);
 #endif
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
-  g_free (self->table);
+  g_free (self->listing_keys);
   g_free (self->track_ids);
+#ifdef HAVE_GST_ANALYTICS
+  gst_gpuccl_blob_analytics_free (self);
+#endif
   gst_clear_object (&self->allocator);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }

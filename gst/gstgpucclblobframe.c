@@ -135,6 +135,9 @@ gst_gpuccl_blob_reset_tracker (GstGpucclBlob * self)
 {
   if (self->tracker)
     gpuccl_tracker_reset (self->tracker);
+#ifdef HAVE_GST_ANALYTICS
+  gst_gpuccl_blob_analytics_reset (self);
+#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -271,7 +274,7 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
       "threshold %d, %" G_GUINT64_FORMAT " ns", result.n_blobs,
       result.n_components, result.threshold, times.processing_ns);
 
-  if (!gst_gpuccl_blob_reserve_frame (self, s, result.n_blobs))
+  if (!gst_gpuccl_blob_reserve_frame (self, s, &result))
     return GST_FLOW_ERROR;
   track_blobs (self, s, &params, &result);
   /* The tracker's host part, on both sides of the labeling: the
@@ -287,17 +290,25 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
     return ret;
 
   if (s->attach_meta || s->post_messages) {
-    const GstCclBlob *blobs = gst_gpuccl_blob_collect_blobs (self, &result);
+    const guint32 *track_ids = s->track ? self->track_ids : NULL;
+    Listing listing = gst_gpuccl_blob_choose_listed (self, &result,
+        s->max_roi_metas);
+
     if (s->attach_meta && !gst_gpuccl_blob_attach_metas (vframe->buffer,
-            &result, blobs, &times)) {
+            &result, track_ids, &listing, &times)) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
           ("Not enough memory for the blob table of %" G_GSIZE_FORMAT
               " blobs", result.n_blobs), (NULL));
       return GST_FLOW_ERROR;
     }
+#ifdef HAVE_GST_ANALYTICS
+    if (s->attach_meta)
+      gst_gpuccl_blob_attach_analytics (self, vframe->buffer, &result,
+          track_ids, &listing, s->track_max_lost);
+#endif
     if (s->post_messages)
-      gst_gpuccl_blob_post_message (self, vframe->buffer, &result, blobs,
-          &times);
+      gst_gpuccl_blob_post_message (self, vframe->buffer, &result, track_ids,
+          &listing, &times);
   }
   return GST_FLOW_OK;
 }

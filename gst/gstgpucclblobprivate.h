@@ -22,6 +22,11 @@ G_BEGIN_DECLS
 
 GST_DEBUG_CATEGORY_EXTERN (gst_gpuccl_blob_debug);
 
+/* max-roi-metas: -1 is one ROI meta per this many pixels of the frame, at
+ * most (bench/metadata_bench.c: below the CPU labeling's time). */
+#define GPUCCL_BLOB_ROI_METAS_AUTO (-1)
+#define GPUCCL_BLOB_PIXELS_PER_ROI_META 1024
+
 /* The property values; guarded by the object lock and copied once per
  * frame, so a change applies from the next frame on. */
 typedef struct
@@ -41,6 +46,7 @@ typedef struct
   gint line_width;
   gboolean post_messages;
   gboolean attach_meta;
+  gint max_roi_metas;           /* GPUCCL_BLOB_ROI_METAS_AUTO, 0: all */
   GpucclMemory memory;
   gboolean track;
   gdouble track_max_distance;
@@ -80,8 +86,10 @@ struct _GstGpucclBlob
    * is an error, not an abort): see gst_gpuccl_blob_reserve_frame. */
   guint32 *track_ids;
   gsize track_ids_cap;
-  GstCclBlob *table;            /* the blob table as the metas carry it */
-  gsize table_cap;
+  guint64 *listing_keys;        /* to find the largest blobs (max-roi-metas) */
+  gsize listing_keys_cap;
+  GHashTable *tracks_seen;      /* analytics: track id -> when first seen */
+  guint64 analytics_frame;      /* analytics: frames with entries so far */
 
 #ifdef HAVE_GST_CUDA
   /* Shared with the neighbours (context query, set_context). */
@@ -130,16 +138,47 @@ GstFlowReturn gst_gpuccl_blob_process_frame (GstGpucclBlob * self,
 GstFlowReturn gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * vframe);
 
+/* Which blobs of a frame are listed one by one (ROI metas, the message's
+ * list, analytics entries): those whose listing key is at least min_key. */
+typedef struct
+{
+  guint n_listed;
+  guint64 min_key;
+} Listing;
+
+/* Listed first: the larger area, then the smaller id. Unique per blob. */
+static inline guint64
+gst_gpuccl_blob_listing_key (const GpucclBlob * b)
+{
+  return ((guint64) b->area << 32) | (G_MAXUINT32 - b->id);
+}
+
+static inline gboolean
+gst_gpuccl_blob_is_listed (const Listing * listing, const GpucclBlob * b)
+{
+  return gst_gpuccl_blob_listing_key (b) >= listing->min_key;
+}
+
 /* gstgpucclblobresults.c */
 gboolean gst_gpuccl_blob_reserve_frame (GstGpucclBlob * self,
-    const Settings * s, gsize n_blobs);
-const GstCclBlob *gst_gpuccl_blob_collect_blobs (GstGpucclBlob * self,
-    const GpucclResult * r);
-gboolean gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
-    const GstCclBlob * blobs, const FrameTimes * times);
+    const Settings * s, const GpucclResult * r);
+Listing gst_gpuccl_blob_choose_listed (GstGpucclBlob * self,
+    const GpucclResult * r, gint max_roi_metas);
+gboolean gst_gpuccl_blob_attach_metas (GstBuffer * buffer,
+    const GpucclResult * r, const guint32 * track_ids,
+    const Listing * listing, const FrameTimes * times);
 void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
-    const GpucclResult * r, const GstCclBlob * blobs,
-    const FrameTimes * times);
+    const GpucclResult * r, const guint32 * track_ids,
+    const Listing * listing, const FrameTimes * times);
+
+/* gstgpucclblobanalytics.c (GStreamer >= 1.24) */
+#ifdef HAVE_GST_ANALYTICS
+void gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self,
+    GstBuffer * buffer, const GpucclResult * r, const guint32 * track_ids,
+    const Listing * listing, gint track_max_lost);
+void gst_gpuccl_blob_analytics_reset (GstGpucclBlob * self);
+void gst_gpuccl_blob_analytics_free (GstGpucclBlob * self);
+#endif
 
 /* gstgpucclblobpool.c */
 void gst_gpuccl_blob_offer_pool (GstGpucclBlob * self, GstQuery * query);

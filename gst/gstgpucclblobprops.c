@@ -28,6 +28,7 @@ enum
   PROP_LINE_WIDTH,
   PROP_POST_MESSAGES,
   PROP_ATTACH_META,
+  PROP_MAX_ROI_METAS,
   PROP_MEMORY,
   PROP_TRACK,
   PROP_TRACK_MAX_DISTANCE,
@@ -50,6 +51,7 @@ enum
 #define DEFAULT_BOX_COLOR 0xff00ff00    /* opaque green */
 #define DEFAULT_LINE_WIDTH 2
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_MAX_ROI_METAS GPUCCL_BLOB_ROI_METAS_AUTO
 #define DEFAULT_ATTACH_META TRUE
 #define DEFAULT_MEMORY GPUCCL_MEMORY_AUTO
 #define DEFAULT_TRACK FALSE
@@ -76,6 +78,7 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->box_color = DEFAULT_BOX_COLOR;
   s->line_width = DEFAULT_LINE_WIDTH;
   s->post_messages = DEFAULT_POST_MESSAGES;
+  s->max_roi_metas = DEFAULT_MAX_ROI_METAS;
   s->attach_meta = DEFAULT_ATTACH_META;
   s->memory = DEFAULT_MEMORY;
   s->track = DEFAULT_TRACK;
@@ -145,6 +148,9 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ATTACH_META:
       s->attach_meta = g_value_get_boolean (value);
+      break;
+    case PROP_MAX_ROI_METAS:
+      s->max_roi_metas = g_value_get_int (value);
       break;
     case PROP_MEMORY:
       s->memory = g_value_get_enum (value);
@@ -234,6 +240,9 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_ATTACH_META:
       g_value_set_boolean (value, s->attach_meta);
+      break;
+    case PROP_MAX_ROI_METAS:
+      g_value_set_int (value, s->max_roi_metas);
       break;
     case PROP_MEMORY:
       g_value_set_enum (value, s->memory);
@@ -341,13 +350,22 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post an element message \"gpucclblob\" per frame with its "
-          "timestamps, blob count and blob list",
+          "timestamps, blob count and blob list (the blobs that have a "
+          "region-of-interest meta, see max-roi-metas)",
           DEFAULT_POST_MESSAGES, PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_ATTACH_META,
       g_param_spec_boolean ("attach-meta", "Attach metadata",
-          "Attach a GstCclBlobMeta and one GstVideoRegionOfInterestMeta "
-          "(type \"blob\") per blob to each buffer",
-          DEFAULT_ATTACH_META, PARAM_FLAGS));
+          "Attach a GstCclBlobMeta (every blob) and a "
+          "GstVideoRegionOfInterestMeta (type \"blob\") per blob, up to "
+          "max-roi-metas, to each buffer", DEFAULT_ATTACH_META, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MAX_ROI_METAS,
+      g_param_spec_int ("max-roi-metas", "Maximum ROI metas",
+          "Blobs given a region-of-interest meta (and listed in the "
+          "message) per frame: past it, only the largest. GstCclBlobMeta "
+          "always holds every blob. -1: one per "
+          G_STRINGIFY (GPUCCL_BLOB_PIXELS_PER_ROI_META) " pixels of the "
+          "frame (so that they cost less than the labeling), 0: no limit",
+          -1, G_MAXINT, DEFAULT_MAX_ROI_METAS, PARAM_CONTROLLABLE));
   g_object_class_install_property (gobject_class, PROP_MEMORY,
       g_param_spec_enum ("memory", "Memory",
           "Host memory of the buffer pool offered upstream: pinned and "

@@ -74,10 +74,12 @@ add_blob_table (JsonBuilder * b, const GstCclBlobMeta * meta)
   json_builder_begin_array (b);
   for (guint i = 0; i < meta->n_blobs; i++) {
     const GstCclBlob *bl = &meta->blobs[i];
+    gdouble cx, cy;
 
+    gst_ccl_blob_get_centroid (bl, &cx, &cy);
     json_builder_begin_object (b);
     add_int_member (b, "id", bl->id);
-    add_int_member (b, "track-id", bl->track_id);
+    add_int_member (b, "track-id", gst_ccl_blob_meta_get_track_id (meta, i));
     add_int_member (b, "area", (gint64) bl->area);
     json_builder_set_member_name (b, "bbox");
     json_builder_begin_array (b);
@@ -88,8 +90,8 @@ add_blob_table (JsonBuilder * b, const GstCclBlobMeta * meta)
     json_builder_end_array (b);
     json_builder_set_member_name (b, "centroid");
     json_builder_begin_array (b);
-    json_builder_add_double_value (b, bl->cx);
-    json_builder_add_double_value (b, bl->cy);
+    json_builder_add_double_value (b, cx);
+    json_builder_add_double_value (b, cy);
     json_builder_end_array (b);
     json_builder_end_object (b);
   }

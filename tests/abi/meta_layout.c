@@ -9,17 +9,13 @@ static void fill(Layout *l)
 {
   LAYOUT_STRUCT(l, GstCclBlob);
   LAYOUT_FIELD(l, GstCclBlob, id);
-  LAYOUT_FIELD(l, GstCclBlob, track_id);
+  LAYOUT_FIELD(l, GstCclBlob, area);
   LAYOUT_FIELD(l, GstCclBlob, x0);
   LAYOUT_FIELD(l, GstCclBlob, y0);
   LAYOUT_FIELD(l, GstCclBlob, x1);
   LAYOUT_FIELD(l, GstCclBlob, y1);
-  LAYOUT_FIELD(l, GstCclBlob, area);
   LAYOUT_FIELD(l, GstCclBlob, sum_x);
   LAYOUT_FIELD(l, GstCclBlob, sum_y);
-  LAYOUT_FIELD(l, GstCclBlob, cx);
-  LAYOUT_FIELD(l, GstCclBlob, cy);
-  LAYOUT_FIELD(l, GstCclBlob, value);
 
   LAYOUT_STRUCT(l, GstCclBlobMeta);
   LAYOUT_FIELD(l, GstCclBlobMeta, meta);
@@ -29,6 +25,8 @@ static void fill(Layout *l)
   LAYOUT_FIELD(l, GstCclBlobMeta, n_components);
   LAYOUT_FIELD(l, GstCclBlobMeta, n_blobs);
   LAYOUT_FIELD(l, GstCclBlobMeta, blobs);
+  LAYOUT_FIELD(l, GstCclBlobMeta, track_ids);
+  LAYOUT_FIELD(l, GstCclBlobMeta, values);
   LAYOUT_FIELD(l, GstCclBlobMeta, processing_ns);
   LAYOUT_FIELD(l, GstCclBlobMeta, tracking_ns);
   LAYOUT_FIELD(l, GstCclBlobMeta, n_roi_metas);

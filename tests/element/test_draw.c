@@ -365,13 +365,14 @@ GST_START_TEST (test_ids_follow_tracks)
     memset (mask, 0, sizeof (gboolean) * W * H);
     for (guint i = 0; i < 2; i++) {
       const GstCclBlob *b = &meta->blobs[i];
+      guint32 track_id = gst_ccl_blob_meta_get_track_id (meta, i);
       gint s = b->x0 == (guint) squares[k][1][0];   /* which square */
       /* Raster order: square 0 first in frame 0, second in frame 1. */
       fail_unless_equals_int (b->id, k == 0 ? s + 1 : 2 - s);
       if (k == 0)
-        track_of[s] = b->track_id;
-      fail_unless_equals_int (b->track_id, track_of[s]);
-      add_id_mask (b->x0, b->y0, b->y1, b->track_id, 1, mask);
+        track_of[s] = track_id;
+      fail_unless_equals_int (track_id, track_of[s]);
+      add_id_mask (b->x0, b->y0, b->y1, track_id, 1, mask);
     }
     fail_unless (track_of[0] != track_of[1] && track_of[0] && track_of[1]);
     check_drawn (in, out, &info, mask, 255, 255, 255);

@@ -12,6 +12,8 @@ rel_harness_with_bus (const gchar * props, GstBus ** bus)
   gchar **kv = g_strsplit (props ? props : "", " ", -1);
 
   gst_util_set_object_arg (G_OBJECT (h->element), "backend", rel_backend ());
+  /* Every rectangle as a ROI meta (no cap): each is checked. */
+  gst_util_set_object_arg (G_OBJECT (h->element), "max-roi-metas", "0");
   for (gchar ** p = kv; *p; p++) {
     gchar *eq = strchr (*p, '=');
     if (!eq)

@@ -201,6 +201,8 @@ GST_START_TEST (test_dense_blobs_tracking)
   gint64 t0;
 
   gst_util_set_object_arg (G_OBJECT (h->element), "backend", rel_backend ());
+  /* Every rectangle as a ROI meta (no cap): each is checked. */
+  gst_util_set_object_arg (G_OBJECT (h->element), "max-roi-metas", "0");
   gst_util_set_object_arg (G_OBJECT (h->element), "connectivity", "4");
   g_object_set (h->element, "track", TRUE, NULL);
   for (guint y = 0; y < hgt; y++)

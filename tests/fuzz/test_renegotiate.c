@@ -55,6 +55,8 @@ GST_START_TEST (test_random_caps_changes)
   g_print ("renegotiate: %u changes, seed %u, backend %s\n", changes, seed,
       rel_backend ());
   gst_util_set_object_arg (G_OBJECT (h->element), "backend", rel_backend ());
+  /* Every rectangle as a ROI meta (no cap): each is checked. */
+  gst_util_set_object_arg (G_OBJECT (h->element), "max-roi-metas", "0");
 
   for (guint i = 0; i < changes; i++) {
     GstVideoFormat format = rel_formats[g_rand_int_range (rand, 0,
@@ -104,6 +106,8 @@ GST_START_TEST (test_state_cycles)
     GstVideoInfo info;
 
     gst_util_set_object_arg (G_OBJECT (h->element), "backend", rel_backend ());
+    /* Every rectangle as a ROI meta (no cap): each is checked. */
+    gst_util_set_object_arg (G_OBJECT (h->element), "max-roi-metas", "0");
     gst_video_info_set_format (&info, format, 33 + i, 17 + i);
     gst_harness_set_src_caps (h, rel_caps_new (format, 33 + i, 17 + i));
     if (i % 3 != 0)             /* some never see a frame */

@@ -2,16 +2,19 @@
 """PyGObject override of GpucclBlob-1.0, the typelib of GstCclBlobMeta.
 
 Adds CclBlobMeta.table(): the frame's whole blob table as a NumPy structured
-array (one record per blob, the fields of GstCclBlob), made from the table's
-memory in one copy, without a Python loop over the blobs:
+array, one row per blob, made with whole-column operations (no Python loop
+over the blobs):
 
     meta = GpucclBlob.buffer_get_ccl_blob_meta(buffer)
     table = meta.table()
     big = table[table["area"] >= 100]
     print(big["track_id"], big["cx"], big["cy"])
 
-The record layout is read from the typelib (field names, offsets and types of
-GstCclBlob), so it follows the C struct. NumPy is imported on first use only.
+Columns: the C record GstCclBlob (id, area, x0, y0, x1, y1: inclusive box,
+sum_x, sum_y), read with the layout the typelib gives, then cx, cy
+(centroid), track_id and value (from the meta's optional arrays: 0 and 1
+where the meta has none).
+NumPy is imported on first use only.
 """
 from ..module import get_introspection_module
 
@@ -25,36 +28,79 @@ _NUMPY_CODES = {
     "gint32": "i4", "guint32": "u4", "gint64": "i8", "guint64": "u8",
     "gfloat": "f4", "gdouble": "f8",
 }
-_dtype = None
+_record_dtype = None
+_table_dtype = None
 
 
-def blob_dtype():
-    """The NumPy dtype of one GstCclBlob record."""
-    global _dtype
-    if _dtype is None:
+def record_dtype():
+    """The NumPy dtype of one GstCclBlob record, from the typelib."""
+    global _record_dtype
+    if _record_dtype is None:
         import numpy
         info = GpucclBlob.CclBlob.__info__
         fields = info.get_fields()
-        _dtype = numpy.dtype({
+        _record_dtype = numpy.dtype({
             "names": [f.get_name() for f in fields],
             "formats": ["=" + _NUMPY_CODES[f.get_type().get_tag_as_string()]
                         for f in fields],
             "offsets": [f.get_offset() for f in fields],
             "itemsize": info.get_size(),
         })
-    return _dtype
+    return _record_dtype
 
 
-__all__.append("blob_dtype")
+def table_dtype():
+    """The NumPy dtype of a row of CclBlobMeta.table(): the GstCclBlob
+    record as it is, then cx, cy, track_id and value."""
+    global _table_dtype
+    if _table_dtype is None:
+        import numpy
+        rec = record_dtype()
+        extra = [("cx", "=f8", 0), ("cy", "=f8", 8), ("track_id", "=u4", 16),
+                 ("value", "=u4", 20)]
+        _table_dtype = numpy.dtype({
+            "names": list(rec.names) + [e[0] for e in extra],
+            "formats": [rec.fields[n][0] for n in rec.names] + [e[1] for e in extra],
+            "offsets": [rec.fields[n][1] for n in rec.names]
+            + [rec.itemsize + e[2] for e in extra],
+            "itemsize": rec.itemsize + 24,
+        })
+    return _table_dtype
+
+
+__all__ += ["record_dtype", "table_dtype"]
 
 
 def _table(self):
-    """The blob table as a NumPy structured array of n_blobs records (a
-    copy: it stays valid after the buffer is gone)."""
+    """The blob table as a NumPy structured array of n_blobs rows (a copy:
+    it stays valid after the buffer is gone)."""
     import numpy
-    return numpy.frombuffer(self.get_table_bytes(), dtype=blob_dtype())
+    rec, row = record_dtype(), table_dtype()
+    raw = numpy.frombuffer(self.get_table_bytes(), dtype="=u8")
+    words = rec.itemsize // 8  # the record is 8-byte aligned
+    n = len(raw) // words
+    out = numpy.empty(n, dtype=row)
+    # Each row starts with the C record: one strided copy of all of them.
+    out.view("=u8").reshape(n, row.itemsize // 8)[:, :words] = \
+        raw.reshape(n, words)
+    area = numpy.maximum(out["area"], 1)  # areas are >= 1; no 0 division
+    numpy.divide(out["sum_x"], area, out=out["cx"])
+    numpy.divide(out["sum_y"], area, out=out["cy"])
+    ids, values = self.get_track_id_bytes(), self.get_value_bytes()
+    out["track_id"] = numpy.frombuffer(ids, dtype="=u4") if ids else 0
+    out["value"] = numpy.frombuffer(values, dtype="=u4") if values else 1
+    return out
+
+
+def _records(self):
+    """The GstCclBlob records as they are (fields id, area, x0, y0, x1, y1,
+    sum_x, sum_y), a read-only NumPy array over one copy of the table: the
+    cheapest view, without the derived columns of table()."""
+    import numpy
+    return numpy.frombuffer(self.get_table_bytes(), dtype=record_dtype())
 
 
 # CclBlobMeta is a plain struct (GstMeta has no GType), which override()
 # does not take: the method goes on the introspected class itself.
 GpucclBlob.CclBlobMeta.table = _table
+GpucclBlob.CclBlobMeta.records = _records
