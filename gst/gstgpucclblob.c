@@ -91,7 +91,9 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (gpucclblob, "gpucclblob",
 
 /* GAP buffers pass untouched; a buffer shorter than its frame (per the
  * caps, or per its GstVideoMeta) is an error — the base class would only
- * warn and pass it on. */
+ * warn and pass it on. GstVideoFilter's transform_ip is not used: the
+ * frame is mapped in one place for host and CUDA memory
+ * (gst_gpuccl_blob_transform_buffer). */
 static GstFlowReturn
 gst_gpuccl_blob_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
@@ -99,15 +101,7 @@ gst_gpuccl_blob_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
     return GST_FLOW_OK;
   if (!gst_gpuccl_blob_check_buffer (GST_GPUCCL_BLOB (trans), buf))
     return GST_FLOW_ERROR;
-#ifdef HAVE_GST_CUDA
-  {
-    GstFlowReturn ret;
-    if (gst_gpuccl_blob_cuda_transform_ip (GST_GPUCCL_BLOB (trans), buf,
-            &ret))
-      return ret;
-  }
-#endif
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans, buf);
+  return gst_gpuccl_blob_transform_buffer (GST_GPUCCL_BLOB (trans), buf);
 }
 
 #ifdef HAVE_GST_CUDA
@@ -259,6 +253,8 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   trans_class->query = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_query);
 #endif
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_set_info);
+  /* Called by our transform_ip; set also because GstVideoFilter turns
+   * transform_ip_on_passthrough off for a class without it. */
   filter_class->transform_frame_ip =
       GST_DEBUG_FUNCPTR (gst_gpuccl_blob_transform_frame_ip);
 

@@ -4,9 +4,10 @@
  * (context query and message, gst_cuda_ensure_element_context), labels the
  * device planes in place on a library context made in the CUDA context of
  * the frame's memory, draws the overlays into them there and pushes the
- * same memory on. Mapping with GST_MAP_CUDA gives device pointers and
- * makes GstCudaMemory note a device write, so a later host map downloads
- * the drawn frame. */
+ * same memory on. This file decides where a buffer is labeled and how its
+ * frame lies in its memory; gst_gpuccl_blob_transform_buffer maps it
+ * (GST_MAP_CUDA: device pointers, and a device write makes GstCudaMemory
+ * download before a later host map). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -96,50 +97,64 @@ ensure_cuda_ctx (GstGpucclBlob * self, GstCudaContext * context)
   return TRUE;
 }
 
-/* The CUDA path, when the negotiated caps carry CUDA memory, the buffer
- * holds one GstCudaMemory and the backend is not the CPU: *ret is the
- * frame's result and TRUE is returned. FALSE (also with draw=ids): the
- * host path takes the buffer (GstVideoFilter maps it to system memory,
- * which downloads it). */
-gboolean
-gst_gpuccl_blob_cuda_transform_ip (GstGpucclBlob * self, GstBuffer * buf,
-    GstFlowReturn * ret)
+/* The frame's layout in its GstCudaMemory. With a GstVideoMeta the planes
+ * are mapped through the meta; without one GstVideoFrame would take them
+ * from the caps, but GStreamer's CUDA memory is pitched (on the device and
+ * in its host copy): its own layout then (strides, offsets, size), when it
+ * holds the negotiated format and size. FALSE after an element error. */
+static gboolean
+memory_layout (GstGpucclBlob * self, GstBuffer * buf,
+    const GstCudaMemory * mem, GstVideoInfo * info)
 {
-  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
-  GstMemory *mem;
-  GstMapFlags flags = GST_MAP_READ | GST_MAP_CUDA;
-  GstVideoFrame vframe;
-  Settings s;
-  FormatDesc f;
+  const GstVideoInfo *own = &mem->info;
 
-  gst_gpuccl_blob_snapshot (self, &s, &f);
-  /* The ids' digits are drawn by the host (gpuccl_draw_ids): with them
-   * the frame takes the host path. */
-  if (!f.cuda_memory || s.backend == GPUCCL_BACKEND_CPU ||
-      (s.draw & GST_GPUCCL_BLOB_DRAW_IDS))
-    return FALSE;
-  mem = gst_buffer_n_memory (buf) == 1 ? gst_buffer_peek_memory (buf, 0) :
-      NULL;
-  if (!mem || !gst_is_cuda_memory (mem)) {
-    GST_LOG_OBJECT (self, "CUDA caps without CUDA memory: host path");
+  if (gst_buffer_get_video_meta (buf))
+    return TRUE;
+  if (GST_VIDEO_INFO_FORMAT (own) != GST_VIDEO_INFO_FORMAT (info) ||
+      GST_VIDEO_INFO_WIDTH (own) != GST_VIDEO_INFO_WIDTH (info) ||
+      GST_VIDEO_INFO_HEIGHT (own) != GST_VIDEO_INFO_HEIGHT (info)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Invalid CUDA frame from upstream: no GstVideoMeta, and its memory "
+            "holds %s %dx%d where the caps say %s %dx%d",
+            GST_VIDEO_INFO_NAME (own), GST_VIDEO_INFO_WIDTH (own),
+            GST_VIDEO_INFO_HEIGHT (own), GST_VIDEO_INFO_NAME (info),
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)),
+        (NULL));
     return FALSE;
   }
-
-  if (!ensure_cuda_ctx (self, GST_CUDA_MEMORY_CAST (mem)->context)) {
-    *ret = GST_FLOW_ERROR;
-    return TRUE;
+  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    info->stride[p] = own->stride[p];
+    info->offset[p] = own->offset[p];
   }
-  /* As GstVideoFilter maps: read-only in passthrough (no overlays). */
-  if (!gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
-    flags |= GST_MAP_WRITE;
-  if (!gst_video_frame_map (&vframe, &filter->in_info, buf, flags)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Cannot map the CUDA frame on the device"), (NULL));
-    *ret = GST_FLOW_ERROR;
-    return TRUE;
-  }
-  *ret = gst_gpuccl_blob_process_frame (self, self->cuda_ctx, &s, &f,
-      &vframe);
-  gst_video_frame_unmap (&vframe);
+  info->size = own->size;
   return TRUE;
+}
+
+/* Where this buffer is labeled: on the device when the negotiated caps
+ * carry CUDA memory, the buffer holds one GstCudaMemory and the backend
+ * is not the CPU; then the library context of its memory's CUDA context
+ * is ready (self->cuda_ctx). Otherwise on the host path, which maps the
+ * frame to system memory (GstCudaMemory downloads it); so also with
+ * draw=ids, whose digits the host draws (gpuccl_draw_ids). *info (the
+ * caps') gets the layout of any GstCudaMemory frame. */
+FramePlace
+gst_gpuccl_blob_cuda_place (GstGpucclBlob * self, const Settings * s,
+    const FormatDesc * f, GstBuffer * buf, GstVideoInfo * info)
+{
+  GstMemory *mem = gst_buffer_n_memory (buf) == 1 ?
+      gst_buffer_peek_memory (buf, 0) : NULL;
+
+  if (!mem || !gst_is_cuda_memory (mem)) {
+    if (f->cuda_memory)
+      GST_LOG_OBJECT (self, "CUDA caps without CUDA memory: host path");
+    return FRAME_IN_HOST_MEMORY;
+  }
+  if (!memory_layout (self, buf, GST_CUDA_MEMORY_CAST (mem), info))
+    return FRAME_REFUSED;
+  if (!f->cuda_memory || s->backend == GPUCCL_BACKEND_CPU ||
+      (s->draw & GST_GPUCCL_BLOB_DRAW_IDS))
+    return FRAME_IN_HOST_MEMORY;
+  if (!ensure_cuda_ctx (self, GST_CUDA_MEMORY_CAST (mem)->context))
+    return FRAME_REFUSED;
+  return FRAME_IN_CUDA_MEMORY;
 }

@@ -137,6 +137,8 @@ GstFlowReturn gst_gpuccl_blob_process_frame (GstGpucclBlob * self,
     GstVideoFrame * vframe);
 GstFlowReturn gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * vframe);
+GstFlowReturn gst_gpuccl_blob_transform_buffer (GstGpucclBlob * self,
+    GstBuffer * buf);
 
 /* Which blobs of a frame are listed one by one (ROI metas, the message's
  * list, analytics entries): those whose listing key is at least min_key. */
@@ -189,8 +191,16 @@ void gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self,
     GstContext * context);
 gboolean gst_gpuccl_blob_cuda_query (GstGpucclBlob * self, GstQuery * query);
 void gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self);
-gboolean gst_gpuccl_blob_cuda_transform_ip (GstGpucclBlob * self,
-    GstBuffer * buf, GstFlowReturn * ret);
+/* Where a buffer's frame is labeled. */
+typedef enum
+{
+  FRAME_IN_HOST_MEMORY,         /* on the host path (mapped to the host) */
+  FRAME_IN_CUDA_MEMORY,         /* in place on the device (GST_MAP_CUDA) */
+  FRAME_REFUSED,                /* an element error was posted */
+} FramePlace;
+FramePlace gst_gpuccl_blob_cuda_place (GstGpucclBlob * self,
+    const Settings * s, const FormatDesc * f, GstBuffer * buf,
+    GstVideoInfo * info);
 void gst_gpuccl_blob_cuda_close (GstGpucclBlob * self);
 #endif
 

@@ -129,6 +129,9 @@ GST_START_TEST (test_cuda_caps_system_buffers)
     gst_caps_unref (cuda_caps);
     element_assert_same_blobs (sys, cuda,
         gst_video_format_to_string (element_formats[f]));
+    element_assert_same_frames (sys, cuda, &info,
+        gst_video_format_to_string (element_formats[f]));
+    /* Padding too: nothing outside the frame was written. */
     fail_unless (element_same_bytes (sys, cuda), "%s",
         gst_video_format_to_string (element_formats[f]));
     gst_buffer_unref (sys);

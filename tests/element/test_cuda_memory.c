@@ -29,51 +29,121 @@ cuda_caps (GstVideoFormat format, gint width, gint height)
   return caps;
 }
 
+/* GStreamer's CUDA allocator (1.22 to 1.26) has no gray formats, and
+ * asserts when asked for one. A gray frame goes into the first plane of an
+ * allocation of a format it has with that plane's shape (NV12's luma for
+ * GRAY8, YUY2's packed plane for GRAY16_LE), described by a GstVideoMeta
+ * of the gray format, as an element making gray CUDA frames would hand
+ * them over. */
+static GstVideoFormat
+allocated_format (GstVideoFormat format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY8:
+      return GST_VIDEO_FORMAT_NV12;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      return GST_VIDEO_FORMAT_YUY2;
+    default:
+      return format;
+  }
+}
+
 /* `frame` (system memory, layout `info`) copied into GstCudaMemory of
- * `context`, with a GstVideoMeta of the device layout. */
+ * `context`; with `meta`, a GstVideoMeta of the device layout (without,
+ * the memory's own layout is the only description). */
 static GstBuffer *
-to_cuda (GstBuffer * frame, const GstVideoInfo * info,
-    GstCudaContext * context)
+to_cuda_full (GstBuffer * frame, const GstVideoInfo * info,
+    GstCudaContext * context, gboolean meta)
 {
   /* GStreamer 1.22's allocator takes no NULL for the default one. */
   GstAllocator *allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
-  GstMemory *mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator),
-      context, info);
-  GstCudaMemory *cmem = GST_CUDA_MEMORY_CAST (mem);
+  GstVideoInfo alloc_info, device;
+  GstMemory *mem;
   GstBuffer *out = gst_buffer_new ();
   GstVideoFrame src, dst;
 
+  fail_unless (gst_video_info_set_format (&alloc_info,
+          allocated_format (GST_VIDEO_INFO_FORMAT (info)),
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)));
+  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), context,
+      &alloc_info);
   gst_object_unref (allocator);
   fail_unless (mem != NULL, "no GstCudaMemory");
+  /* The frame's layout: the allocation's planes, as many as it has. */
+  device = *info;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    device.stride[p] = GST_CUDA_MEMORY_CAST (mem)->info.stride[p];
+    device.offset[p] = GST_CUDA_MEMORY_CAST (mem)->info.offset[p];
+  }
   gst_buffer_append_memory (out, mem);
+  /* Written through a meta in any case; removed after when not wanted. */
   gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (&cmem->info), GST_VIDEO_INFO_WIDTH (&cmem->info),
-      GST_VIDEO_INFO_HEIGHT (&cmem->info), GST_VIDEO_INFO_N_PLANES (&cmem->info),
-      cmem->info.offset, cmem->info.stride);
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+      device.offset, device.stride);
   fail_unless (gst_video_frame_map (&src, info, frame, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&dst, &cmem->info, out, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_map (&dst, &device, out, GST_MAP_WRITE));
   fail_unless (gst_video_frame_copy (&dst, &src));
   gst_video_frame_unmap (&dst);
   gst_video_frame_unmap (&src);
+  if (!meta)
+    fail_unless (gst_buffer_remove_meta (out,
+            (GstMeta *) gst_buffer_get_video_meta (out)));
   GST_BUFFER_PTS (out) = GST_BUFFER_PTS (frame);
   return out;
 }
 
+static GstBuffer *
+to_cuda (GstBuffer * frame, const GstVideoInfo * info,
+    GstCudaContext * context)
+{
+  return to_cuda_full (frame, info, context, TRUE);
+}
+
+/* How a CUDA frame reaches the element. */
+typedef enum
+{
+  ARRIVES_ALONE,                /* with a GstVideoMeta, given away */
+  ARRIVES_WITHOUT_META,         /* no GstVideoMeta: the memory's layout */
+  ARRIVES_HELD,                 /* upstream keeps a ref (a tee's branch) */
+} Arrival;
+
+/* A GstVideoMeta of its memory's own layout on a frame that has none, so
+ * that it can be compared (the caps' layout is not the memory's). */
+static void
+describe_layout (GstBuffer * buf)
+{
+  GstCudaMemory *mem = GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, 0));
+  const GstVideoInfo *own = &mem->info;
+
+  if (gst_buffer_get_video_meta (buf))
+    return;
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (own), GST_VIDEO_INFO_WIDTH (own),
+      GST_VIDEO_INFO_HEIGHT (own), GST_VIDEO_INFO_N_PLANES (own),
+      (gsize *) own->offset, (gint *) own->stride);
+}
+
 /* One frame of `format` through the element in system memory and in CUDA
- * memory of `memory_ctx`, the element sharing `shared_ctx`. */
+ * memory of `memory_ctx`, the element sharing `shared_ctx`: the same blobs
+ * and pixels, no frame copied to the device, and the frame leaves in the
+ * memory it came in, unless upstream still holds it and it is drawn on
+ * (then a copy on the device is drawn and upstream's frame is untouched). */
 static void
 compare_paths (GstVideoFormat format, const gchar * props,
-    GstCudaContext * shared_ctx, GstCudaContext * memory_ctx, guint32 seed)
+    GstCudaContext * shared_ctx, GstCudaContext * memory_ctx,
+    Arrival arrival, guint32 seed)
 {
-  gchar *what = g_strdup_printf ("%s, %s", gst_video_format_to_string
-      (format), props);
+  gchar *what = g_strdup_printf ("%s, %s, arrival %d",
+      gst_video_format_to_string (format), props, arrival);
   GstCaps *caps = element_caps (format, 97, 61);
   GstVideoInfo info;
   guint8 *levels = element_levels_random (97, 61, 0.45, 3, seed);
-  GstBuffer *frame, *sys_out, *cuda_in, *cuda_out;
+  GstBuffer *frame, *sys_out, *cuda_in, *cuda_out, *held = NULL;
   GstHarness *h;
   GstMemory *in_mem;
   guint64 uploads;
+  guint draw;
 
   fail_unless (gst_video_info_from_caps (&info, caps));
   frame = element_make_frame (&info, levels, "luma", seed);
@@ -85,6 +155,7 @@ compare_paths (GstVideoFormat format, const gchar * props,
   gst_harness_teardown (h);
 
   h = element_harness_new (props);
+  g_object_get (h->element, "draw", &draw, NULL);
   if (shared_ctx) {
     GstContext *context = gst_context_new_cuda_context (shared_ctx);
     gst_element_set_context (h->element, context);
@@ -92,20 +163,33 @@ compare_paths (GstVideoFormat format, const gchar * props,
   }
   gst_harness_set_caps (h, cuda_caps (format, 97, 61), cuda_caps (format, 97,
           61));
-  cuda_in = to_cuda (frame, &info, memory_ctx);
+  cuda_in = to_cuda_full (frame, &info, memory_ctx,
+      arrival != ARRIVES_WITHOUT_META);
   in_mem = gst_buffer_peek_memory (cuda_in, 0);
+  if (arrival == ARRIVES_HELD)
+    held = gst_buffer_ref (cuda_in);
   uploads = gpuccl_frame_uploads ();
   cuda_out = element_push_pull (h, cuda_in);
   if (strcmp (test_backend (), "cuda") == 0)
     fail_unless_equals_uint64 (gpuccl_frame_uploads () - uploads, 0);
-  fail_unless (gst_buffer_peek_memory (cuda_out, 0) == in_mem,
-      "%s: the frame left its CUDA memory", what);
-  fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (cuda_out, 0)));
+  fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (cuda_out, 0)),
+      "%s: the frame left CUDA memory", what);
+  if (held && draw) {
+    fail_unless (gst_buffer_peek_memory (cuda_out, 0) != in_mem,
+        "%s: drawn into the frame upstream holds", what);
+    element_assert_same_frames (frame, held, &info, what);
+  } else {
+    fail_unless (gst_buffer_peek_memory (cuda_out, 0) == in_mem,
+        "%s: the frame left its GstCudaMemory", what);
+  }
   gst_harness_teardown (h);
 
+  describe_layout (cuda_out);
   element_assert_same_blobs (sys_out, cuda_out, what);
   element_assert_same_frames (sys_out, cuda_out, &info, what);
 
+  if (held)
+    gst_buffer_unref (held);
   gst_buffer_unref (cuda_out);
   gst_buffer_unref (sys_out);
   gst_buffer_unref (frame);
@@ -128,7 +212,7 @@ GST_START_TEST (test_same_as_system_memory)
           g_strconcat (props[p], " threshold=32767", NULL) :
           g_strdup (props[p]);
       compare_paths (element_formats[f], pr, cuda_ctx, cuda_ctx,
-          700 + 10 * f + p);
+          ARRIVES_ALONE, 700 + 10 * f + p);
       g_free ((gpointer) pr);
     }
 }
@@ -142,9 +226,84 @@ GST_START_TEST (test_memory_of_another_context)
   GstCudaContext *other = gst_cuda_context_new (0);
 
   fail_unless (other != NULL);
-  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes", cuda_ctx, other, 801);
-  compare_paths (GST_VIDEO_FORMAT_GRAY8, "draw=boxes", NULL, other, 802);
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes", cuda_ctx, other,
+      ARRIVES_ALONE, 801);
+  compare_paths (GST_VIDEO_FORMAT_GRAY8, "draw=boxes", NULL, other,
+      ARRIVES_ALONE, 802);
   gst_object_unref (other);
+}
+
+GST_END_TEST;
+
+/* Frames that carry no GstVideoMeta are read with their memory's own
+ * (pitched) layout, in formats GStreamer's allocator makes. */
+GST_START_TEST (test_without_video_meta)
+{
+  static const GstVideoFormat formats[] = {
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_RGBA,
+  };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (formats); f++) {
+    compare_paths (formats[f], "draw=0", cuda_ctx, cuda_ctx,
+        ARRIVES_WITHOUT_META, 820 + f);
+    compare_paths (formats[f], "draw=boxes+centroids", cuda_ctx, cuda_ctx,
+        ARRIVES_WITHOUT_META, 830 + f);
+  }
+}
+
+GST_END_TEST;
+
+/* A frame upstream still holds (a tee's branch): the metas go on the
+ * element's own buffer; without overlays the memory is shared as it is,
+ * with them a device copy is drawn and upstream's frame stays as it was. */
+GST_START_TEST (test_frame_held_upstream)
+{
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=0", cuda_ctx, cuda_ctx,
+      ARRIVES_HELD, 840);
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes+centroids", cuda_ctx,
+      cuda_ctx, ARRIVES_HELD, 841);
+  compare_paths (GST_VIDEO_FORMAT_RGBA, "draw=labels+boxes", cuda_ctx,
+      cuda_ctx, ARRIVES_HELD, 842);
+}
+
+GST_END_TEST;
+
+/* CUDA memory of another format and no GstVideoMeta to say where the
+ * frame is: an element error that says so, no guess. */
+GST_START_TEST (test_memory_of_another_layout)
+{
+  GstHarness *h = element_harness_new ("");
+  GstCaps *caps = element_caps (GST_VIDEO_FORMAT_GRAY8, 64, 48);
+  GstVideoInfo info;
+  guint8 *levels = element_levels_random (64, 48, 0.4, 2, 850);
+  GstBuffer *frame;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+
+  gst_element_set_bus (h->element, bus);
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  frame = element_make_frame (&info, levels, "luma", 850);
+  g_free (levels);
+  gst_harness_set_caps (h, cuda_caps (GST_VIDEO_FORMAT_GRAY8, 64, 48),
+      cuda_caps (GST_VIDEO_FORMAT_GRAY8, 64, 48));
+  /* GRAY8 in an NV12 allocation (allocated_format), meta removed. */
+  fail_unless_equals_int (gst_harness_push (h, to_cuda_full (frame, &info,
+              cuda_ctx, FALSE)), GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  {
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "no GstVideoMeta") != NULL, "%s",
+        err->message);
+    g_error_free (err);
+  }
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_buffer_unref (frame);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -236,6 +395,9 @@ cuda_memory_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_same_as_system_memory);
   tcase_add_test (tc, test_memory_of_another_context);
+  tcase_add_test (tc, test_without_video_meta);
+  tcase_add_test (tc, test_frame_held_upstream);
+  tcase_add_test (tc, test_memory_of_another_layout);
   tcase_add_test (tc, test_context_query);
   tcase_add_test (tc, test_renegotiate_and_restart);
   return s;
