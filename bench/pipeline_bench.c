@@ -34,7 +34,11 @@
  *   [--blobs 64] [--scene discs|lattice] [--track-share] [--repeat 3]
  *   [--element-props "algorithm=ha4-64 ..."]
  *   [--memory element,system,pinned,mapped,cuda] [--streams 1,4,8]
- *   [--csv FILE]
+ *   [--host-draw] [--link] [--csv FILE]
+ * --host-draw and --link add lines that time pieces alone
+ * (pipeline_probes.c): the overlays drawn into host frames, and the
+ * host-to-device link with as many copy streams as --streams lists. The
+ * h2d column is what each row's frame uploads moved over that link.
  * A backend that cannot run (cuda without a GPU) is reported and skipped. */
 #include "pipeline_bench.h"
 
@@ -126,6 +130,64 @@ typedef struct
   FILE *csv;
 } Combo;
 
+/* Bytes of the labeled plane (the one a frame upload copies). */
+static size_t
+labeled_plane_bytes (GstVideoFormat format, const Size * size)
+{
+  return (size_t) size->width * size->height *
+      (format == GST_VIDEO_FORMAT_RGBA ? 4 : 1);
+}
+
+/* What the frames' uploads moved over the host-to-device link, GB/s. */
+static double
+h2d_gbps (const Combo * k, const Result * r)
+{
+  return r->fps * r->uploads * labeled_plane_bytes (k->format, k->size) /
+      1e9;
+}
+
+/* The probes of pipeline_probes.c, one line each. */
+static void
+print_host_draw (GstVideoFormat format, const char *format_name,
+    const Size * size, int n_discs, gboolean lattice, const char *draw)
+{
+  HostDraw d;
+
+  if (!strcmp (draw, "none"))
+    return;
+  if (!host_draw_probe (format, size, n_discs, lattice, draw, &d)) {
+    printf ("host  draw=%s %s %s: not measured (boxes and centroids "
+        "only)\n", draw, format_name, size->name);
+    return;
+  }
+  printf ("host  draw=%s %s %s, %zu blobs: gpuccl_draw into host frames "
+      "%.0f us cold (frames the CPU has not touched), %.0f us cold in 2 MiB "
+      "pages, %.0f us warm\n", draw, format_name, size->name, d.blobs,
+      d.cold_us, d.cold_huge_us, d.warm_us);
+}
+
+static void
+print_link (GstVideoFormat format, const char *format_name,
+    const Size * size, int n_streams, double seconds)
+{
+#ifdef HAVE_GST_CUDA
+  size_t row = (size_t) size->width * (format == GST_VIDEO_FORMAT_RGBA ? 4 :
+      1);
+  double gbps = link_probe (n_streams, row, size->height, seconds);
+
+  if (gbps < 0) {
+    printf ("link  not measured (no CUDA)\n");
+    return;
+  }
+  printf ("link  %s %s labeled plane (%.2f MB) pinned -> device, %d "
+      "streams: %.1f GB/s = %.0f planes/s\n", format_name, size->name,
+      labeled_plane_bytes (format, size) / 1e6, n_streams, gbps,
+      gbps * 1e9 / labeled_plane_bytes (format, size));
+#else
+  printf ("link  not measured (built without gstreamer-cuda-1.0)\n");
+#endif
+}
+
 /* One row of the table (and of the CSV); track is "default", "false" or
  * "true". FALSE when the run failed (said). */
 static gboolean
@@ -140,18 +202,18 @@ report (const Combo * k, const char *track, const Result * r)
     return FALSE;
   }
   printf ("%-5s %-22.22s %-6s %-6s %-16s %-7s %3d %-7s %10.1f %9.1f %9.1f "
-      "%9.1f %7.1f %10.1f %7.1fx %7.2f%s%s\n", k->backend, k->device,
+      "%9.1f %7.1f %10.1f %7.1fx %7.2f %7.1f%s%s\n", k->backend, k->device,
       k->format_name, k->size->name, k->draw_name, memory, k->streams, track,
       r->fps, 1e6 / r->fps, r->element_us, r->label_us, r->blobs, k->cv_fps,
-      r->fps / k->cv_fps, r->uploads,
+      r->fps / k->cv_fps, r->uploads, h2d_gbps (k, r),
       r->in_place ? "" : " (frames not in the element's memory)",
       r->copied ? " (frames copied on the way!)" : "");
   if (k->csv)
     fprintf (k->csv, "%s,%s,%s,%s,%s,%.1f,%.2f,%.2f,%.1f,%.1f,%.2f,%d,%.2f,"
-        "%s,%s,%d,%.3f\n", k->backend, k->device, k->format_name,
+        "%s,%s,%d,%.3f,%.2f\n", k->backend, k->device, k->format_name,
         k->size->name, k->draw_name, r->fps, 1e6 / r->fps, r->label_us,
         r->blobs, k->cv_fps, r->fps / k->cv_fps, r->in_place, r->element_us,
-        track, memory, k->streams, r->uploads);
+        track, memory, k->streams, r->uploads, h2d_gbps (k, r));
   return TRUE;
 }
 
@@ -176,7 +238,7 @@ cmp_result (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static int
+int
 cmp_double (const void *a, const void *b)
 {
   double x = *(const double *) a, y = *(const double *) b;
@@ -275,7 +337,7 @@ main (int argc, char **argv)
   gdouble opt_seconds = 1.0;
   gint opt_blobs = 64, opt_repeat = 3;
   gchar *opt_scene = g_strdup ("discs");
-  gboolean opt_track_share = FALSE;
+  gboolean opt_track_share = FALSE, opt_host_draw = FALSE, opt_link = FALSE;
   GOptionEntry entries[] = {
     {"backends", 0, 0, G_OPTION_ARG_STRING, &opt_backends,
         "Element backends, comma-separated (cpu, cuda)", "LIST"},
@@ -305,6 +367,11 @@ main (int argc, char **argv)
         "pinned, mapped, cuda (GstCudaMemory)", "LIST"},
     {"streams", 0, 0, G_OPTION_ARG_STRING, &opt_streams,
         "Pipelines side by side in this process, e.g. 1,4,8", "LIST"},
+    {"host-draw", 0, 0, G_OPTION_ARG_NONE, &opt_host_draw,
+        "Also time the overlays alone, drawn into host frames", NULL},
+    {"link", 0, 0, G_OPTION_ARG_NONE, &opt_link,
+        "Also measure the host-to-device link with as many copy streams "
+        "as --streams lists", NULL},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &opt_csv,
         "Also write the results to this CSV file", "FILE"},
     {NULL}
@@ -370,7 +437,7 @@ main (int argc, char **argv)
   if (csv)
     fprintf (csv, "backend,device,format,size,draw,fps,frame_us,label_us,"
         "blobs,opencv_fps,speedup,in_place,element_us,track,memory,streams,"
-        "uploads_per_frame\n");
+        "uploads_per_frame,h2d_gbps\n");
 
   printf ("gpucclblob pipeline bench: appsrc (%d frames in the element's "
       "pool) ! gpucclblob ! fakesink sync=false; %d discs (%s scene); "
@@ -384,11 +451,11 @@ main (int argc, char **argv)
       g_get_num_processors (), pipeline_opencv_threads ());
   printf ("fps: all streams together; frame_us: 1 / fps; element_us: the "
       "median over all streams' frames; uploads: frame copies to the GPU "
-      "per frame (gpuccl_frame_uploads)\n");
+      "per frame (gpuccl_frame_uploads); h2d: GB/s those uploads moved\n");
   printf ("%-5s %-22s %-6s %-6s %-16s %-7s %3s %-7s %10s %9s %9s %9s %7s %10s "
-      "%8s %7s\n", "back", "device", "format", "size", "draw", "memory", "n",
-      "track", "fps", "frame_us", "element_us", "label_us", "blobs",
-      "opencv_fps", "speedup", "uploads");
+      "%8s %7s %7s\n", "back", "device", "format", "size", "draw", "memory",
+      "n", "track", "fps", "frame_us", "element_us", "label_us", "blobs",
+      "opencv_fps", "speedup", "uploads", "h2d");
 
   for (gchar ** s = sizes; *s; s++) {
     const Size *size = NULL;
@@ -412,6 +479,10 @@ main (int argc, char **argv)
       printf ("%-5s %-22s %-6s %-6s %-16s %-7s %3d %-7s %10.1f %9.1f %9s %9s "
           "%7.1f %10s %8s\n", "cv", "OpenCV", *f, size->name, "-", "-", 1,
           "-", cv_fps, 1e6 / cv_fps, "-", "-", cv_blobs, "-", "-");
+      for (gchar ** d = draws; *d && opt_host_draw; d++)
+        print_host_draw (format, *f, size, opt_blobs, lattice, *d);
+      for (gchar ** n = streams; *n && opt_link; n++)
+        print_link (format, *f, size, atoi (*n), opt_seconds);
       for (gchar ** b = backends; *b; b++) {
         GpucclError gerr = { 0 };
         char device[128] = "CPU";
@@ -434,7 +505,7 @@ main (int argc, char **argv)
           for (gsize i = 0; i < G_N_ELEMENTS (memory_names); i++)
             if (!strcmp (*m, memory_names[i]))
               memory = (Memory) i;
-          if (!memory_available (memory, &why)) {
+          if (!memory_available (memory, format, &why)) {
             printf ("%-5s %s memory skipped: %s\n", *b, *m, why);
             continue;
           }

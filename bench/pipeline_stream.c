@@ -148,24 +148,33 @@ element_pool (GstElement * ccl, GstCaps * caps)
 }
 
 #ifdef HAVE_GST_CUDA
-/* One GstCudaContext for every stream, as one application would share. */
-static GstCudaContext *
+/* One GstCudaContext for every stream, as one application would share.
+ * GStreamer's CUDA allocator is registered by whoever uses it first (the
+ * nvcodec plugin when it loads): here, so that the pools find it. */
+GstCudaContext *
 shared_cuda_context (void)
 {
   static GstCudaContext *ctx;
 
-  if (!ctx && gst_cuda_load_library ())
+  if (!ctx && gst_cuda_load_library ()) {
+    gst_cuda_memory_init_once ();
     ctx = gst_cuda_context_new (0);
+  }
   return ctx;
 }
 #endif
 
 gboolean
-memory_available (Memory memory, const char **why)
+memory_available (Memory memory, GstVideoFormat format, const char **why)
 {
   if (memory != MEMORY_CUDA)
     return TRUE;
 #ifdef HAVE_GST_CUDA
+  /* Its allocator asserts on formats it does not know (1.22 to 1.26). */
+  if (format == GST_VIDEO_FORMAT_GRAY8) {
+    *why = "GStreamer's CUDA memory has no GRAY8 (NV12's rows show it)";
+    return FALSE;
+  }
   if (shared_cuda_context ())
     return TRUE;
   *why = "no GstCudaContext (no CUDA driver or device)";

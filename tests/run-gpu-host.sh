@@ -59,6 +59,10 @@ for group in "$@"; do
     step nvcodec-inspect 60 sh -c 'gst-inspect-1.0 nvcodec; \
       echo "-- nvcuvid (nvh264dec):"; ldconfig -p | grep -E "nvcuvid|nvidia-encode" \
       || echo "no libnvcuvid/libnvidia-encode on this host"'
+    # What the bench figures depend on: the host link, the CPU, huge pages.
+    link=pcie.link.gen.max,pcie.link.gen.current,pcie.link.width.current
+    step host-info 30 sh -c "nvidia-smi --query-gpu=name,$link --format=csv; \
+      nvidia-smi topo -m; lscpu; cat /sys/kernel/mm/transparent_hugepage/enabled"
     # The library's overlays and buffers, when the GPU tests came along.
     for t in draw buffers; do
       [ -x "$build/tests/gpu/test-gpu-$t" ] &&
@@ -71,14 +75,17 @@ for group in "$@"; do
     # Issue 17's figures: where the frames are (system, pinned, mapped,
     # CUDA memory) x 1080p/4K x GRAY8/NV12 x draw none/boxes, then many
     # streams in one process at 1080p.
+    # --host-draw: the overlays alone, drawn into host frames; --link: the
+    # host-to-device link alone with as many copy streams. GStreamer's
+    # CUDA memory has no GRAY8: the streams run NV12 (luma labeled).
     step pipeline-memory 150 "$build/bench/gpucclblob-pipeline-bench" \
       --backends cuda --sizes 1080p,4k --formats GRAY8,NV12 \
       --draw none,boxes --memory system,pinned,mapped,cuda --seconds 0.3 \
-      --csv "$out/pipeline-memory.csv"
-    step pipeline-streams 120 "$build/bench/gpucclblob-pipeline-bench" \
-      --backends cuda --sizes 1080p --formats GRAY8 --draw none \
-      --memory pinned,cuda --streams 1,4,8,16,32 --seconds 0.4 \
-      --csv "$out/pipeline-streams.csv"
+      --host-draw --csv "$out/pipeline-memory.csv"
+    step pipeline-streams 150 "$build/bench/gpucclblob-pipeline-bench" \
+      --backends cuda --sizes 1080p --formats NV12 --draw none \
+      --memory pinned,mapped,cuda --streams 1,4,8,16,32 --seconds 0.4 \
+      --link --csv "$out/pipeline-streams.csv"
     ;;
   sanitize)
     step sanitize 420 tests/gpu/sanitize.sh "$build" "$out/sanitize"
