@@ -7,7 +7,7 @@
 # ../shared/gpu-host/README.md), then, from the project root:
 #
 #   tests/run-gpu-host.sh BUILD OUT tests|reliability|sanitize|bench|
-#                         pipelines|bench-pipelines ...
+#                         pipelines|bench-pipelines|profile-streams ...
 #
 # Each step's log goes to OUT/<step>.log; a line per step says its exit
 # status (77: skipped). Exits 1 when a step failed.
@@ -87,6 +87,23 @@ for group in "$@"; do
       --memory pinned,mapped,cuda --streams 1,4,8,16,32 --seconds 0.4 \
       --link --csv "$out/pipeline-streams.csv"
     ;;
+  profile-streams)
+    # What 8 pipelines of CUDA-memory frames wait for (API calls, kernels,
+    # copies, waits): nsys's summaries; the report itself is not kept.
+    if command -v nsys > /dev/null; then
+      step nsys-streams 90 nsys profile -t cuda,osrt -s none \
+        --cpuctxsw=none --force-overwrite=true -o "$out/streams8" \
+        "$build/bench/gpucclblob-pipeline-bench" --backends cuda \
+        --sizes 1080p --formats NV12 --draw none --memory cuda --streams 8 \
+        --seconds 0.5
+      step nsys-stats 60 nsys stats --report cuda_api_sum \
+        --report cuda_gpu_kern_sum --report cuda_gpu_mem_time_sum \
+        --report osrt_sum "$out/streams8.nsys-rep"
+      rm -f "$out/streams8.nsys-rep" "$out/streams8.sqlite"
+    else
+      echo "== nsys-streams: no nsys on this host"
+    fi
+    ;;
   sanitize)
     step sanitize 420 tests/gpu/sanitize.sh "$build" "$out/sanitize"
     step sanitize-draw 120 compute-sanitizer --tool memcheck --leak-check full \
@@ -125,7 +142,7 @@ for group in "$@"; do
     ;;
   *)
     echo "unknown group $group (tests, reliability, sanitize, bench," \
-      "pipelines, bench-pipelines)"
+      "pipelines, bench-pipelines, profile-streams)"
     failed=1
     ;;
   esac
