@@ -386,7 +386,7 @@ GPUCCL_API const char *gpuccl_status_name(GpucclStatus status);
 GPUCCL_API const char *gpuccl_backend_name(GpucclBackend backend);
 
 /* The integer BT.601 luma used for GPUCCL_CHANNEL_LUMA, full range. */
-static inline uint8_t gpuccl_luma601(uint8_t r, uint8_t g, uint8_t b)
+GPUCCL_INLINE uint8_t gpuccl_luma601(uint8_t r, uint8_t g, uint8_t b)
 {
   return (uint8_t)((19595u * r + 38470u * g + 7471u * b + 32768u) >> 16);
 }

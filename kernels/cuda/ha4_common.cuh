@@ -18,6 +18,7 @@
 
 #include "../gpuccl.h"
 #include "ha4_bits.h"
+#include "tile_common.cuh"
 
 #define HA4_BLOCK_W 32 /* a warp: one row of a strip */
 /* Rows per strip: strip labeling merges a whole 256 x 16 tile inside shared
@@ -52,13 +53,6 @@ struct Ha4Frame {
   uint8_t off_r, off_g, off_b;
 };
 
-/* The integer BT.601 luma of gpuccl_luma601() (gpuccl.h), for the device. */
-__device__ __forceinline__ unsigned ha4_luma601(unsigned r, unsigned g,
-                                                unsigned b)
-{
-  return (19595u * r + 38470u * g + 7471u * b + 32768u) >> 16;
-}
-
 /* The sample that is thresholded at (x, y), for a pixel format known at
  * compile time. Caller checks the bounds. */
 template <GpucclPixelFormat FMT>
@@ -71,7 +65,7 @@ __device__ __forceinline__ unsigned ha4_sample(const Ha4Frame &f, int x, int y)
     return reinterpret_cast<const uint16_t *>(row)[x];
   const uint8_t *p = row + 4 * (size_t)x;
   if (f.luma)
-    return ha4_luma601(p[f.off_r], p[f.off_g], p[f.off_b]);
+    return gpuccl_luma601(p[f.off_r], p[f.off_g], p[f.off_b]);
   return p[f.channel_offset];
 }
 
@@ -104,78 +98,22 @@ __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
   return label;
 }
 
-/* Where a union-find forest lives. Global: loads bypass L1, other blocks'
- * atomics land in L2. Shared: one block's tile (strip labeling); loads are
- * relaxed atomic loads (ld.relaxed.cta: defined when racing with the other
- * warps' atomicMin, and a plain LDS, so lanes reading one address get it
- * broadcast, where an atomic read serialised them: on dense noise most
- * finds of a tile end on its giant component's root), every store an
- * atomicMin. Halving lowers a link with atomicMin there: never above a
- * concurrent merge's link. */
-struct Ha4Global {
-  static __device__ __forceinline__ uint32_t load(uint32_t *p)
-  {
-    return __ldcg(p);
-  }
-  static __device__ __forceinline__ void lower(uint32_t *p, uint32_t v)
-  {
-    *p = v;
-  }
-};
-struct Ha4Shared {
-  static __device__ __forceinline__ uint32_t load(uint32_t *p)
-  {
-    uint32_t v;
-    asm volatile("ld.relaxed.cta.shared.u32 %0, [%1];"
-                 : "=r"(v)
-                 : "r"((uint32_t)__cvta_generic_to_shared(p))
-                 : "memory");
-    return v;
-  }
-  static __device__ __forceinline__ void lower(uint32_t *p, uint32_t v)
-  {
-    atomicMin(p, v);
-  }
-};
+/* The union-find of Alg. 2, in global memory (Ha4Global) or in a block's
+ * shared memory (Ha4Shared): one implementation with the tiled pipeline's
+ * (tile_common.cuh). Finds halve the path; the smaller root wins. */
+typedef tile::GlobalForest Ha4Global;
+typedef tile::SharedForest Ha4Shared;
 
-/* The root of `x` during merging, halving the path (each visited node is
- * pointed at its grandparent): dense noise otherwise builds chains
- * thousands of nodes deep. The stores only replace a parent by one of its
- * ancestors, so they are safe against concurrent merges (as ECL-CC's
- * intermediate pointer jumping): a link written by atomicMin and then
- * overwritten is redone by the merge that wrote it, which continues with
- * the old parent. */
 template <class Mem = Ha4Global>
 __device__ __forceinline__ uint32_t ha4_find_halving(uint32_t *L, uint32_t x)
 {
-  for (;;) {
-    const uint32_t p = Mem::load(L + x);
-    if (p == x)
-      return x;
-    const uint32_t g = Mem::load(L + p);
-    if (g == p)
-      return p;
-    Mem::lower(L + x, g);
-    x = g;
-  }
+  return tile::find_root<Mem>(L, x);
 }
 
-/* Alg. 2 (Playne and Hawick's merge): join the trees of a and b, the smaller
- * root wins; atomicMin retries until both sides agree. */
 template <class Mem = Ha4Global>
 __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 {
-  a = ha4_find_halving<Mem>(L, a);
-  b = ha4_find_halving<Mem>(L, b);
-  while (a != b) {
-    if (a < b) {
-      uint32_t t = a;
-      a = b;
-      b = t;
-    }
-    uint32_t c = atomicMin(L + a, b);
-    a = (a == c) ? b : c;
-  }
+  tile::merge_roots<Mem>(L, a, b);
 }
 
 /* Bit i of a mask, as 0 or 1. */

@@ -10,11 +10,6 @@
 
 namespace tile {
 
-__device__ __forceinline__ unsigned luma601(unsigned r, unsigned g, unsigned b)
-{
-  return (19595u * r + 38470u * g + 7471u * b + 32768u) >> 16;
-}
-
 __device__ __forceinline__ int threshold_of(const Image &im)
 {
   return im.d_threshold ? *im.d_threshold : im.threshold;
@@ -41,7 +36,7 @@ __device__ __forceinline__ unsigned sample_at(const Image &im,
     return reinterpret_cast<const uint16_t *>(row)[x];
   const uint8_t *p = row + 4 * (size_t)x;
   if (im.luma)
-    return luma601(p[im.off_r], p[im.off_g], p[im.off_b]);
+    return gpuccl_luma601(p[im.off_r], p[im.off_g], p[im.off_b]);
   return p[im.channel_offset];
 }
 
