@@ -486,20 +486,24 @@ GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                                                                : image->offset_b;
   /* Pixels per thread of the strip pipeline's kernels: two for HA4-64
    * (Alg. 7), one for the forest algorithms' tail and segments (cuts). */
-  const int p = !segments && params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2 : 1;
+  const int p =
+      !segments && params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2 : 1;
 
-  if (c->use_tiled) {
+  if (c->use_tiled)
     set_tiled_frame(c, f, params);
+  st = run_kernels(c, f, params, p, error);
+  if (st != GPUCCL_OK)
+    return st;
+  /* The table the frame made: read after the kernels, since a segments
+   * frame grows the strip pipeline's buffers mid-frame
+   * (enqueue_counted). */
+  if (c->use_tiled) {
     c->table = c->tiled.blobs;
     c->table_cap = tile::max_components(image->width, image->height);
   } else {
     c->table = c->out;
     c->table_cap = c->n_max;
   }
-
-  st = run_kernels(c, f, params, p, error);
-  if (st != GPUCCL_OK)
-    return st;
   GpucclNearestRequest *const request = params->nearest;
   const bool search = request && request->n != 0;
   if (search)
