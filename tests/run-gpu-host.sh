@@ -68,8 +68,10 @@ for group in "$@"; do
       [ -x "$build/tests/gpu/test-gpu-$t" ] &&
         step "gpu-$t" 60 "$build/tests/gpu/test-gpu-$t"
     done
-    step element-cuda-pipelines 150 env ELEMENT_TESTS="lifecycle draw \
-      cuda-caps cuda-memory cuda-pipeline" tests/element/run-gpu-host.sh "$build"
+    # 22 s a program (each takes 1-6 s): a hang costs one, not the group.
+    step element-cuda-pipelines 150 env ELEMENT_TEST_TIMEOUT=22 \
+      ELEMENT_TESTS="lifecycle draw pipelines cuda-caps cuda-memory \
+      cuda-pipeline" tests/element/run-gpu-host.sh "$build"
     ;;
   bench-pipelines)
     # Issue 17's figures: where the frames are (system, pinned, mapped,

@@ -15,6 +15,10 @@
 #     libquadmath0 libgif7 libjpeg62-turbo libopenjp2-7 libtiff6 libwebp7 \
 #     libwebpmux3 libdeflate0 libjbig0 liblerc4
 #
+# Each program runs within ELEMENT_TEST_TIMEOUT seconds (default 120; the
+# CUDA tests run without fork, where check enforces no test timeout), so a
+# hang fails that program (exit 124) and the others still run.
+#
 # Exit status: 0 all passed, 1 a failure, 77 all skipped (no usable GPU).
 set -u
 build="${1:-build}"
@@ -34,14 +38,15 @@ failed=0 skipped=0 total=0
 # cuda-*: CUDA memory (built with gstreamer-cuda-1.0; cuda-pipeline needs
 # nvcodec's cudaupload/cudadownload: gstreamer1.0-plugins-bad in the bundle).
 # ELEMENT_TESTS="lifecycle cuda-memory ..." runs only those.
-tests="meta lifecycle draw segments roi-cap"
+tests="meta lifecycle draw segments roi-cap pipelines"
 for t in cuda-caps cuda-memory cuda-pipeline; do
   [ -x "$build/tests/element/test-element-$t" ] && tests="$tests $t"
 done
 tests="${ELEMENT_TESTS:-$tests}"
 for t in $tests; do
   total=$((total + 1))
-  "$build/tests/element/test-element-$t"
+  timeout -k 5 "${ELEMENT_TEST_TIMEOUT:-120}" \
+    "$build/tests/element/test-element-$t"
   rc=$?
   case $rc in
     0) echo "element-$t ($GPUCCL_TEST_BACKEND): OK" ;;

@@ -8,100 +8,14 @@
  * cudaupload takes; the CUDA context is the one an application gave
  * cudaupload; caps switch between CUDA and system memory while playing;
  * state changes in between. */
-#include "element_common.h"
+#include "pipeline_pair.h"
 
-#include "gstcclblobmeta.h"
-
-#include <gst/app/gstappsink.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudautils.h>
 
-#define W 320
-#define H 240
-
-/* The blob tables gpucclblob sends (read on its src pad: whether
- * cudadownload copies the meta is its business, see main()). */
-static GAsyncQueue *tables;
-
-static GstPadProbeReturn
-keep_table (GstPad * pad, GstPadProbeInfo * info, gpointer unused)
-{
-  GstCclBlobMeta *meta =
-      gst_buffer_get_ccl_blob_meta (GST_PAD_PROBE_INFO_BUFFER (info));
-  GArray *t = g_array_new (FALSE, FALSE, sizeof (GstCclBlob));
-
-  if (meta)
-    g_array_append_vals (t, meta->blobs, meta->n_blobs);
-  g_async_queue_push (tables, t);
-  return GST_PAD_PROBE_OK;
-}
-
-static void
-watch_tables (GstElement * pipeline)
-{
-  GstElement *blob = gst_bin_get_by_name (GST_BIN (pipeline), "blob");
-  GstPad *pad = gst_element_get_static_pad (blob, "src");
-
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, keep_table, NULL, NULL);
-  gst_object_unref (pad);
-  gst_object_unref (blob);
-}
-
-static GstElement *
-launch (const gchar * format, const gchar * pattern, const gchar * props,
-    gboolean cuda, gboolean live_caps)
-{
-  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=%s ! "
-      "video/x-raw,format=%s,width=%d,height=%d,framerate=30/1 ! %s"
-      "gpucclblob name=blob backend=%s %s ! %s appsink name=out sync=false max-buffers=2",
-      live_caps ? -1 : 6, pattern, format, W, H,
-      !cuda ? "" : live_caps ? "cudaupload name=up ! capsfilter name=cf "
-      "caps=\"video/x-raw(memory:CUDAMemory)\" ! " :
-      "cudaupload name=up ! video/x-raw(memory:CUDAMemory) ! ",
-      test_backend (), props, cuda ? "cudadownload ! video/x-raw ! " : "");
-  GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch (desc, &error);
-
-  fail_unless (pipeline != NULL, "%s: %s", desc, error ? error->message : "");
-  g_free (desc);
-  if (cuda)
-    watch_tables (pipeline);
-  return pipeline;
-}
-
-static GstSample *
-pull (GstElement * pipeline)
-{
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
-  GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-      10 * GST_SECOND);
-  gst_object_unref (sink);
-  return sample;
-}
-
-/* a from the system pipeline, b from the CUDA one: the same pixels, and
- * the table the element sent in the CUDA pipeline is a's. */
-static void
-assert_same_samples (GstSample * a, GstSample * b, const gchar * what)
-{
-  GstVideoInfo info;
-  GstCclBlobMeta *meta;
-  GArray *table;
-
-  fail_unless (a && b, "%s: a frame is missing", what);
-  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (a)));
-  element_assert_same_frames (gst_sample_get_buffer (a),
-      gst_sample_get_buffer (b), &info, what);
-  meta = gst_buffer_get_ccl_blob_meta (gst_sample_get_buffer (a));
-  table = g_async_queue_timeout_pop (tables, 10 * G_USEC_PER_SEC);
-  fail_unless (meta && table, "%s: no blob table", what);
-  fail_unless (meta->n_blobs > 0, "%s: no blobs", what);
-  fail_unless_equals_int (table->len, meta->n_blobs);
-  fail_unless (element_same_blob_tables ((const GstCclBlob *) table->data,
-          meta->blobs, meta->n_blobs), "%s: blobs differ", what);
-  g_array_unref (table);
-}
+#define TO_CUDA "cudaupload name=up ! video/x-raw(memory:CUDAMemory) ! "
+#define FROM_CUDA "cudadownload ! video/x-raw ! "
 
 static gboolean
 cudaupload_takes (const gchar * format)
@@ -137,26 +51,13 @@ GST_START_TEST (test_same_as_system_memory)
           element_formats[f] == GST_VIDEO_FORMAT_GRAY16_LE ?
           " threshold=32767" : "");
       gchar *what = g_strdup_printf ("%s %s %s", format, cases[c][0], props);
-      GstElement *sys = launch (format, cases[c][0], props, FALSE, FALSE);
-      GstElement *cuda = launch (format, cases[c][0], props, TRUE, FALSE);
-      GstSample *a, *b;
-      guint n = 0;
+      PipelinePair *pair = pipeline_pair_new (format, cases[c][0], props, 6,
+          TO_CUDA, FROM_CUDA);
 
-      gst_element_set_state (sys, GST_STATE_PLAYING);
-      gst_element_set_state (cuda, GST_STATE_PLAYING);
-      while ((a = pull (sys))) {
-        b = pull (cuda);
-        assert_same_samples (a, b, what);
-        gst_sample_unref (a);
-        gst_sample_unref (b);
-        n++;
-      }
-      fail_unless_equals_int (n, 6);
-      fail_unless (pull (cuda) == NULL, "%s: extra CUDA frames", what);
-      gst_element_set_state (sys, GST_STATE_NULL);
-      gst_element_set_state (cuda, GST_STATE_NULL);
-      gst_object_unref (sys);
-      gst_object_unref (cuda);
+      pipeline_pair_play (pair);
+      pipeline_pair_compare (pair, 6, what);
+      pipeline_pair_assert_ended (pair, what);
+      pipeline_pair_free (pair);
       g_free (what);
       g_free (props);
       ran++;
@@ -172,20 +73,19 @@ GST_END_TEST;
 GST_START_TEST (test_context_of_another_element)
 {
   GstCudaContext *app_ctx = gst_cuda_context_new (0);
-  GstElement *pipeline = launch ("NV12", "ball", "", TRUE, FALSE);
-  GstElement *up = gst_bin_get_by_name (GST_BIN (pipeline), "up");
-  GstElement *blob = gst_bin_get_by_name (GST_BIN (pipeline), "blob");
+  PipelinePair *pair = pipeline_pair_new ("NV12", "ball", "", -1, TO_CUDA,
+      FROM_CUDA);
+  GstElement *tested = pipeline_pair_tested (pair);
+  GstElement *up = gst_bin_get_by_name (GST_BIN (tested), "up");
+  GstElement *blob = gst_bin_get_by_name (GST_BIN (tested), "blob");
   GstContext *context = gst_context_new_cuda_context (app_ctx);
   GstQuery *query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
   GstCudaContext *shared = NULL;
-  GstSample *s;
 
   gst_element_set_context (up, context);
   gst_context_unref (context);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  s = pull (pipeline);
-  fail_unless (s != NULL);
-  gst_sample_unref (s);
+  pipeline_pair_play (pair);
+  pipeline_pair_compare (pair, 2, "context of cudaupload");
 
   fail_unless (gst_element_query (blob, query),
       "gpucclblob has no CUDA context");
@@ -195,15 +95,9 @@ GST_START_TEST (test_context_of_another_element)
   fail_unless (shared == app_ctx, "gpucclblob did not share cudaupload's");
   gst_object_unref (shared);
   gst_query_unref (query);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  {
-    GArray *t;
-    while ((t = g_async_queue_try_pop (tables)))
-      g_array_unref (t);
-  }
+  pipeline_pair_free (pair);
   gst_object_unref (blob);
   gst_object_unref (up);
-  gst_object_unref (pipeline);
   gst_object_unref (app_ctx);
 }
 
@@ -214,49 +108,17 @@ GST_END_TEST;
  * frame as in the system-memory pipeline. */
 GST_START_TEST (test_renegotiate_while_playing)
 {
-  static const gchar *caps[] = {
+  static const gchar *const caps[] = {
     "video/x-raw(memory:CUDAMemory)", "video/x-raw",
     "video/x-raw(memory:CUDAMemory)",
   };
-  GstElement *sys = launch ("NV12", "ball", "draw=boxes", FALSE, TRUE);
-  GstElement *cuda = launch ("NV12", "ball", "draw=boxes", TRUE, TRUE);
-  GstElement *cf = gst_bin_get_by_name (GST_BIN (cuda), "cf");
+  PipelinePair *pair = pipeline_pair_new ("NV12", "ball", "draw=boxes", -1,
+      "cudaupload name=up ! capsfilter name=cf "
+      "caps=\"video/x-raw(memory:CUDAMemory)\" ! ", FROM_CUDA);
 
-  gst_element_set_state (sys, GST_STATE_PLAYING);
-  gst_element_set_state (cuda, GST_STATE_PLAYING);
-  for (gsize round = 0; round < 4; round++) {
-    gchar *what = g_strdup_printf ("round %" G_GSIZE_FORMAT, round);
-    if (round < G_N_ELEMENTS (caps)) {
-      GstCaps *c = gst_caps_from_string (caps[round]);
-      g_object_set (cf, "caps", c, NULL);
-      gst_caps_unref (c);
-    } else {
-      /* Restart both from their first frame (a table may be left from a
-       * frame the flush dropped). */
-      GArray *t;
-      for (gint i = 0; i < 2; i++) {
-        GstElement *p = i ? cuda : sys;
-        gst_element_set_state (p, GST_STATE_PAUSED);
-        gst_element_set_state (p, GST_STATE_READY);
-        if (p == cuda)
-          while ((t = g_async_queue_try_pop (tables)))
-            g_array_unref (t);
-        gst_element_set_state (p, GST_STATE_PLAYING);
-      }
-    }
-    for (gint i = 0; i < 5; i++) {
-      GstSample *a = pull (sys), *b = pull (cuda);
-      assert_same_samples (a, b, what);
-      gst_sample_unref (a);
-      gst_sample_unref (b);
-    }
-    g_free (what);
-  }
-  gst_element_set_state (sys, GST_STATE_NULL);
-  gst_element_set_state (cuda, GST_STATE_NULL);
-  gst_object_unref (cf);
-  gst_object_unref (sys);
-  gst_object_unref (cuda);
+  pipeline_pair_play (pair);
+  pipeline_pair_caps_rounds (pair, caps, G_N_ELEMENTS (caps), 5);
+  pipeline_pair_free (pair);
 }
 
 GST_END_TEST;
@@ -269,6 +131,8 @@ cuda_pipeline_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);
+  /* Stops the pipelines a failed check left playing. */
+  tcase_add_checked_fixture (tc, NULL, pipeline_pair_stop_all);
   tcase_add_test (tc, test_same_as_system_memory);
   tcase_add_test (tc, test_context_of_another_element);
   tcase_add_test (tc, test_renegotiate_while_playing);
@@ -289,6 +153,5 @@ main (int argc, char **argv)
   }
   gst_object_unref (up);
   g_setenv ("CK_FORK", "no", TRUE);
-  tables = g_async_queue_new_full ((GDestroyNotify) g_array_unref);
   return element_test_main (argc, argv, cuda_pipeline_suite);
 }
