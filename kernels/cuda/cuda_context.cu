@@ -15,10 +15,33 @@
 #include "host_memory.h"
 
 static std::atomic<uint64_t> g_alloc_calls(0);
+/* Allocations made and not yet freed: 0 again once every context, volume
+ * and host block is freed, whatever failed on the way. */
+static std::atomic<int64_t> g_live(0);
 
 extern "C" uint64_t gpuccl_cuda_alloc_calls(void)
 {
   return g_alloc_calls.load();
+}
+
+extern "C" int64_t gpuccl_cuda_live_allocations(void)
+{
+  return g_live.load();
+}
+
+/* The count of a finished allocation call. */
+static cudaError_t counted(cudaError_t err)
+{
+  g_alloc_calls++;
+  if (err == cudaSuccess)
+    g_live++;
+  return err;
+}
+
+static void count_free(void)
+{
+  g_alloc_calls++;
+  g_live--;
 }
 
 cudaError_t dev_alloc(void **p, size_t bytes)
@@ -26,14 +49,13 @@ cudaError_t dev_alloc(void **p, size_t bytes)
   *p = nullptr;
   if (gpuccl_fault_hit(GPUCCL_FAULT_ALLOC))
     return cudaErrorMemoryAllocation;
-  g_alloc_calls++;
-  return cudaMalloc(p, bytes ? bytes : 1);
+  return counted(cudaMalloc(p, bytes ? bytes : 1));
 }
 
 void dev_free(void *p)
 {
   if (p) {
-    g_alloc_calls++;
+    count_free();
     cudaFree(p);
   }
 }
@@ -43,14 +65,13 @@ cudaError_t pinned_alloc(void **p, size_t bytes, unsigned flags)
   *p = nullptr;
   if (gpuccl_fault_hit(GPUCCL_FAULT_ALLOC))
     return cudaErrorMemoryAllocation;
-  g_alloc_calls++;
-  return cudaHostAlloc(p, bytes ? bytes : 1, flags);
+  return counted(cudaHostAlloc(p, bytes ? bytes : 1, flags));
 }
 
 void pinned_free(void *p)
 {
   if (p) {
-    g_alloc_calls++;
+    count_free();
     cudaFreeHost(p);
   }
 }

@@ -28,6 +28,7 @@
 #include "../backend.h"
 #include "../fault.h"
 #include "cuda_binding.h"
+#include "device_alloc.h"   /* dev_alloc, pinned_alloc: counted */
 #include "draw_cuda.h"
 #include "forest_kernels.h" /* BUF, BKE, ...: own labeling, strip tail */
 #include "ha4_kernels.h"
@@ -139,12 +140,6 @@ struct CudaCtx {
   bool graph_valid;       /* graph_exec runs graph_key's frame */
   bool graph_valid_shape; /* graph_exec is an instance of graph_key's shape */
 };
-
-/* Allocation (counted: gpuccl_cuda_alloc_calls; fault injection). */
-cudaError_t dev_alloc(void **p, size_t bytes);
-void dev_free(void *p);
-cudaError_t pinned_alloc(void **p, size_t bytes, unsigned flags);
-void pinned_free(void *p);
 
 /* A CUDA error as a status with a message; marks the context dirty. */
 GpucclStatus cuda_fail(CudaCtx *c, GpucclError *error, cudaError_t err,

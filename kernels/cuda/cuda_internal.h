@@ -18,6 +18,11 @@ extern "C" {
  * not move it. */
 uint64_t gpuccl_cuda_alloc_calls(void);
 
+/* Of those, the allocations not yet freed (device and pinned, contexts,
+ * overlays and volumes): 0 once everything the process made is freed, a
+ * failed call included. */
+int64_t gpuccl_cuda_live_allocations(void);
+
 /* How many times a frame's pixels were copied from the host to the device
  * (image uploads for labeling, frame uploads for overlays) in this process
  * (all contexts). A frame read in place (device memory, a mapped block of

@@ -3,7 +3,8 @@
  * 2x2x2 blocks, then numbering in raster order of first voxel and the
  * features on the device (volume_kernels.h); the blob table is assembled
  * on the host from the per-component arrays (O(components) bytes down).
- * Buffers are kept per volume object and grown only. */
+ * Buffers are kept per volume object and grown only, through the
+ * backend's counted allocator (device_alloc.h). */
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -12,6 +13,7 @@
 
 #include "../backend.h"
 #include "../volume_internal.h"
+#include "device_alloc.h"
 #include "forest_kernels.h"
 #include "volume_kernels.h"
 
@@ -52,7 +54,7 @@ void free_buffers(VolCuda *c)
                c->feat.sum_z, c->feat.min_x, c->feat.min_y, c->feat.min_z,
                c->feat.max_x, c->feat.max_y, c->feat.max_z, c->temp};
   for (void *q : p)
-    cudaFree(q);
+    dev_free(q);
   const VolCuda keep = *c;
   *c = VolCuda{};
   c->stream = keep.stream;
@@ -60,31 +62,38 @@ void free_buffers(VolCuda *c)
   c->ev1 = keep.ev1;
 }
 
+/* n elements of *p's type. */
+template <typename T> cudaError_t take(T **p, size_t n)
+{
+  return dev_alloc(reinterpret_cast<void **>(p), n * sizeof(T));
+}
+
+/* What a failed call allocated stays in c and is freed by the next growth
+ * or by close (the capacities stay 0 until every buffer is there). */
 GpucclStatus ensure(VolCuda *c, size_t n, size_t nb, GpucclError *error)
 {
   if (n <= c->n_cap && nb <= c->nb_cap)
     return GPUCCL_OK;
   free_buffers(c);
-  const size_t u32 = 4, u64 = 8;
-  CK(cudaMalloc(&c->input, n), "allocation");
-  CK(cudaMalloc(&c->flags, (n + 1) * u32), "allocation");
-  CK(cudaMalloc(&c->ids, (n + 1) * u32), "allocation");
-  CK(cudaMalloc(&c->labels, n * u32), "allocation");
-  CK(cudaMalloc(&c->parent, nb * u32), "allocation");
-  CK(cudaMalloc(&c->first, nb * u32), "allocation");
-  CK(cudaMalloc(&c->info, nb * 2), "allocation");
+  CK(take(&c->input, n), "allocation");
+  CK(take(&c->flags, n + 1), "allocation");
+  CK(take(&c->ids, n + 1), "allocation");
+  CK(take(&c->labels, n), "allocation");
+  CK(take(&c->parent, nb), "allocation");
+  CK(take(&c->first, nb), "allocation");
+  CK(take(&c->info, nb), "allocation");
   unsigned long long **w[] = {&c->feat.voxels, &c->feat.sum_x, &c->feat.sum_y,
                               &c->feat.sum_z};
   for (auto q : w)
-    CK(cudaMalloc(q, nb * u64), "allocation");
+    CK(take(q, nb), "allocation");
   uint32_t **m[] = {&c->feat.min_x, &c->feat.min_y, &c->feat.min_z,
                     &c->feat.max_x, &c->feat.max_y, &c->feat.max_z};
   for (auto q : m)
-    CK(cudaMalloc(q, nb * u32), "allocation");
+    CK(take(q, nb), "allocation");
   CK(cub::DeviceScan::ExclusiveSum(nullptr, c->temp_bytes, c->flags, c->ids,
                                    (int)(n + 1)),
      "scan size query");
-  CK(cudaMalloc(&c->temp, c->temp_bytes), "allocation");
+  CK(dev_alloc(&c->temp, c->temp_bytes), "allocation");
   c->n_cap = n;
   c->nb_cap = nb;
   return GPUCCL_OK;
