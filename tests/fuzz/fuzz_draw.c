@@ -31,13 +31,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static GpucclContext *context(void)
 {
-  static GpucclContext *ctx;
-  if (!ctx) {
-    GpucclError e = {0};
-    ctx = gpuccl_context_new(fuzz_backend(), 0, &e);
-    FUZZ_CHECK(ctx, "%s context: %s", gpuccl_backend_name(fuzz_backend()),
-               e.message);
-  }
+  GpucclError e = {0};
+  GpucclContext *ctx = fuzz_context(&e);
+  FUZZ_CHECK(ctx, "%s context: %s", gpuccl_backend_name(fuzz_backend()),
+             e.message);
   return ctx;
 }
 

@@ -28,16 +28,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_VOLUME_BYTES (4u << 20)
 
+/* Kept across inputs, freed at exit (as fuzz_context, fuzz_backend.h). */
+static GpucclVolume *kept_volume;
+
+static void free_kept_volume(void)
+{
+  gpuccl_volume_free(kept_volume);
+  kept_volume = NULL;
+}
+
 static GpucclVolume *volume(void)
 {
-  static GpucclVolume *vol;
-  if (!vol) {
+  if (!kept_volume) {
     GpucclError e = {0};
-    vol = gpuccl_volume_new(fuzz_backend(), 0, &e);
-    FUZZ_CHECK(vol, "%s volume: %s", gpuccl_backend_name(fuzz_backend()),
-               e.message);
+    kept_volume = gpuccl_volume_new(fuzz_backend(), 0, &e);
+    FUZZ_CHECK(kept_volume, "%s volume: %s",
+               gpuccl_backend_name(fuzz_backend()), e.message);
+    atexit(free_kept_volume);
   }
-  return vol;
+  return kept_volume;
 }
 
 static int choose_side(FuzzBytes *in)

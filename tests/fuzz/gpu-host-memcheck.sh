@@ -13,10 +13,18 @@
 #   gpuccl, draw,  the fuzz targets (gcc replay builds) over
 #   volume,        tests/fuzz/corpus/<target>, in chunks of 16 inputs while
 #   element        the target's share of SECONDS lasts (element: only when
-#                  the plugin loads; the tracker target has no device code)
+#                  the plugin loads; the tracker target has no device code).
+#                  The targets free what they keep across inputs at exit,
+#                  so a leak report is a buffer the library lost.
+#   fault-lib      every device allocation and launch of a fixed workload
+#                  failing in turn, without the sanitizer (one CUDA start-up
+#                  per fault), at most 90 s: reported, recovered from, and
+#                  the library's count of live device allocations back to 0
+#                  at the end (error paths the corpora do not reach)
 #
 # Logs in $OUT (or ./gpu-host-memcheck): one per run, and summary.txt with
-# the inputs each target replayed and the sanitizer's error counts.
+# the inputs each target replayed, the sanitizer's error counts and the
+# first leak record of a run that leaked.
 # Exit: 0 no failure and no sanitizer error, 1 otherwise, 77 no GPU.
 set -u
 build="${1:-build}"
@@ -40,6 +48,10 @@ fi
 
 failed=0
 note() { echo "$*" | tee -a "$summary"; }
+# A log's first leak record: the allocation and its call path.
+first_leak() {
+  awk '/^========= Leaked/ { on = 1 } on && /^========= *$/ { exit } on' "$1"
+}
 
 # The entry checks first: they also tell whether there is a GPU at all.
 "${sanitizer[@]}" "$build/tests/oracle/test-entry-checks" \
@@ -64,7 +76,7 @@ share=$((seconds / ${#targets[@]}))
 
 for t in "${targets[@]}"; do
   mapfile -t inputs < <(find "tests/fuzz/corpus/$t" -type f | sort)
-  start=$(date +%s) done=0 chunk=0 errors=0
+  start=$(date +%s) done=0 chunk=0 errors=0 leaks_shown=0
   while [ "$done" -lt "${#inputs[@]}" ] &&
     [ $(($(date +%s) - start)) -lt "$share" ]; do
     log="$out/$t-$chunk.log"
@@ -77,7 +89,15 @@ for t in "${targets[@]}"; do
     if [ "$rc" -ne 0 ]; then
       failed=1
       note "$t chunk $chunk: exit $rc (log: $log)"
-      tail -20 "$log"
+      leak=$(first_leak "$log")
+      if [ -n "$leak" ]; then
+        note "$(grep -h 'LEAK SUMMARY' "$log" | tail -1)"
+        # the record in full once a target, the later chunks' counts only
+        [ "$leaks_shown" -eq 1 ] || note "$leak"
+        leaks_shown=1
+      else
+        tail -20 "$log"
+      fi
     fi
     done=$((done + ${n:-16}))
     chunk=$((chunk + 1))
@@ -86,6 +106,20 @@ for t in "${targets[@]}"; do
     "$errors sanitizer errors"
   [ "$errors" -eq 0 ] || failed=1
 done
+
+timeout 90 "$build/tests/fuzz/fault-lib" >"$out/fault-lib.log" 2>&1
+rc=$?
+note "fault-lib: exit $rc," \
+  "$(grep -h 'faults injected' "$out/fault-lib.log" | paste -sd ';')"
+case "$rc" in
+0) ;;
+77) note "fault-lib: skipped (no usable CUDA device)" ;;
+124) note "fault-lib: cut at 90 s (not a failure: the sites listed completed)" ;;
+*)
+  failed=1
+  grep -h 'FAIL\|GPUCCL_FAULT=' "$out/fault-lib.log" | head -5 >>"$summary"
+  ;;
+esac
 
 note "gpu-host-memcheck: $([ "$failed" -eq 0 ] && echo PASS || echo FAIL)"
 exit "$failed"
