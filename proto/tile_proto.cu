@@ -158,7 +158,7 @@ struct Opts {
   std::vector<int> conns = {4, 8};
 };
 
-template <class S, bool C8, int FCAP, bool DD = true, bool AGG = true>
+template <class S, bool C8, int FCAP, bool DD = false, bool AGG = true>
 static void run_shape(const char *name, const Opts &op,
                       const std::vector<std::vector<uint8_t>> &imgs,
                       const uint8_t *d_img)
@@ -173,23 +173,30 @@ static void run_shape(const char *name, const Opts &op,
   im.height = op.H;
   im.format = GPUCCL_PIXEL_U8;
   im.threshold = 127;
-  tile::Filter f{0, 0};
   dim3 grid((op.W + S::W - 1) / S::W, (op.H + S::H - 1) / S::H);
   int nt = grid.x * grid.y;
+  tile::Frame fr{};
+  fr.filter = tile::Filter{0, 0};
+  fr.conn8 = C8;
+  fr.tiles_x = grid.x;
+  fr.tiles_y = grid.y;
+  fr.out = o;
+  CK(cudaMalloc(&fr.cell_count, (size_t)op.H * grid.x * 8));
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  auto kernel = tile::labeling_kernel<S, GPUCCL_PIXEL_U8, C8, FCAP, DD, AGG>;
+  auto kernel = tile::labeling_kernel<S, GPUCCL_PIXEL_U8, C8, FCAP, false, DD, AGG>;
   const size_t smem = sizeof(tile::TileShared<S, FCAP>);
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   int occ = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, S::THREADS, smem));
   for (size_t c = 0; c < op.cells.size(); c++) {
     im.data = d_img + c * (size_t)op.W * op.H;
+    fr.image = im;
     std::vector<float> ms;
     for (int r = 0; r < op.reps + 3; r++) {
       CK(cudaEventRecord(e0));
-      kernel<<<grid, S::THREADS, smem>>>(im, f, o);
+      kernel<<<grid, S::THREADS, smem>>>(fr, nullptr);
       CK(cudaEventRecord(e1));
       CK(cudaEventSynchronize(e1));
       CK(cudaGetLastError());
@@ -239,7 +246,7 @@ static void run_shape(const char *name, const Opts &op,
       unsigned long long *d_prof;
       CK(cudaMalloc(&d_prof, (size_t)nt * 8 * 8));
       CK(cudaMemcpyToSymbol(tile::g_tile_profile, &d_prof, sizeof d_prof));
-      kernel<<<grid, S::THREADS, smem>>>(im, f, o);
+      kernel<<<grid, S::THREADS, smem>>>(fr, nullptr);
       CK(cudaDeviceSynchronize());
       std::vector<unsigned long long> h((size_t)nt * 8);
       CK(cudaMemcpy(h.data(), d_prof, h.size() * 8, cudaMemcpyDeviceToHost));
@@ -262,6 +269,7 @@ static void run_shape(const char *name, const Opts &op,
     fflush(stdout);
   }
   free_outputs(o);
+  cudaFree(fr.cell_count);
 }
 
 int main(int argc, char **argv)
