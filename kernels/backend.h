@@ -10,6 +10,13 @@
 extern "C" {
 #endif
 
+/* The overlay of gpuccl_process_draw: a checked frame of the image's size
+ * and draw parameters with the line width clamped. */
+typedef struct {
+  const GpucclFrame *frame;
+  GpucclDrawParams params;
+} GpucclOverlay;
+
 typedef struct GpucclBackendOps {
   GpucclBackend kind;
   /* Allocate ctx->priv and fill ctx->device_name. */
@@ -20,6 +27,12 @@ typedef struct GpucclBackendOps {
                           GpucclError *error);
   GpucclStatus (*draw)(GpucclContext *ctx, const GpucclFrame *frame,
                        const GpucclDrawParams *params, GpucclError *error);
+  /* Optional: process, and draw the overlay within the same frame where
+   * the backend can (*drawn); else the front calls draw after process. */
+  GpucclStatus (*process_draw)(GpucclContext *ctx, const GpucclImage *image,
+                               const GpucclParams *params,
+                               const GpucclOverlay *overlay, bool *drawn,
+                               GpucclResult *result, GpucclError *error);
   void *(*host_alloc)(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);
   void (*host_free)(GpucclContext *ctx, void *ptr);

@@ -329,31 +329,6 @@ static GpucclStatus check_params(const GpucclParams *params,
   return GPUCCL_OK;
 }
 
-GpucclStatus gpuccl_process(GpucclContext *ctx, const GpucclImage *image,
-                            const GpucclParams *params, GpucclResult *result,
-                            GpucclError *error)
-{
-  gpuccl_clear_error(error);
-  if (params && params->nearest)
-    params->nearest->answers = NULL;
-  if (!ctx || !result)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "no context or no result");
-  memset(&ctx->last, 0, sizeof ctx->last);
-  GpucclStatus status = check_image(image, error);
-  if (status == GPUCCL_OK)
-    status = check_params(params, image->format, error);
-  if (status == GPUCCL_OK)
-    status = ctx->ops->process(ctx, image, params, &ctx->last, error);
-  if (status != GPUCCL_OK) {
-    memset(&ctx->last, 0, sizeof ctx->last);
-    if (params && params->nearest)
-      params->nearest->answers = NULL;
-  }
-  *result = ctx->last;
-  return status;
-}
-
 /* Plane i of a frame: its rows and the bytes of one row. */
 typedef struct {
   size_t rows, row_bytes;
@@ -440,6 +415,16 @@ static GpucclStatus check_draw(const GpucclContext *ctx,
   return GPUCCL_OK;
 }
 
+/* Wider lines draw what the widest does (draw_common.h), and the
+ * backends' arithmetic on the width stays far from overflow. */
+static GpucclDrawParams clamped_draw(const GpucclDrawParams *params)
+{
+  GpucclDrawParams clamped = *params;
+  if (clamped.line_width > GPUCCL_DRAW_WIDEST_LINE)
+    clamped.line_width = GPUCCL_DRAW_WIDEST_LINE;
+  return clamped;
+}
+
 GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
                          const GpucclDrawParams *params, GpucclError *error)
 {
@@ -451,12 +436,96 @@ GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "drawing labels needs want_labels in the last "
                             "process call");
-  /* Wider lines draw what the widest does (draw_common.h), and the
-   * backends' arithmetic on the width stays far from overflow. */
-  GpucclDrawParams clamped = *params;
-  if (clamped.line_width > GPUCCL_DRAW_WIDEST_LINE)
-    clamped.line_width = GPUCCL_DRAW_WIDEST_LINE;
+  const GpucclDrawParams clamped = clamped_draw(params);
   return ctx->ops->draw(ctx, frame, &clamped, error);
+}
+
+/* The overlay of gpuccl_process_draw, checked against the image and the
+ * parameters of the same call (there is no last result yet). */
+static GpucclStatus check_overlay(const GpucclImage *image,
+                                  const GpucclParams *params,
+                                  const GpucclFrame *frame,
+                                  const GpucclDrawParams *draw,
+                                  GpucclError *error)
+{
+  if (!frame || !draw)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "no frame or draw parameters");
+  if (frame->width != image->width || frame->height != image->height)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "frame is %dx%d but the image is %dx%d",
+                            frame->width, frame->height, image->width,
+                            image->height);
+  GpucclStatus status = check_frame(frame, error);
+  if (status != GPUCCL_OK)
+    return status;
+  if (draw->line_width < 1)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "line width %d is below 1", draw->line_width);
+  if ((draw->flags & GPUCCL_DRAW_LABELS) && !params->want_labels)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "drawing labels needs want_labels in the "
+                            "parameters");
+  return GPUCCL_OK;
+}
+
+/* gpuccl_process, and gpuccl_process_draw when overlay is not NULL: the
+ * backend draws it within the frame where it can, else the overlay
+ * follows the labeling as gpuccl_draw's. */
+static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
+                            const GpucclParams *params,
+                            const GpucclOverlay *overlay,
+                            GpucclResult *result, GpucclError *error)
+{
+  gpuccl_clear_error(error);
+  if (params && params->nearest)
+    params->nearest->answers = NULL;
+  if (!ctx || !result)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "no context or no result");
+  memset(&ctx->last, 0, sizeof ctx->last);
+  GpucclStatus status = check_image(image, error);
+  if (status == GPUCCL_OK)
+    status = check_params(params, image->format, error);
+  if (status == GPUCCL_OK && overlay)
+    status = check_overlay(image, params, overlay->frame, &overlay->params,
+                           error);
+  bool drawn = false;
+  if (status == GPUCCL_OK)
+    status = overlay && ctx->ops->process_draw
+                 ? ctx->ops->process_draw(ctx, image, params, overlay,
+                                          &drawn, &ctx->last, error)
+                 : ctx->ops->process(ctx, image, params, &ctx->last, error);
+  if (status == GPUCCL_OK && overlay && !drawn)
+    status = ctx->ops->draw(ctx, overlay->frame, &overlay->params, error);
+  if (status != GPUCCL_OK) {
+    memset(&ctx->last, 0, sizeof ctx->last);
+    if (params && params->nearest)
+      params->nearest->answers = NULL;
+  }
+  *result = ctx->last;
+  return status;
+}
+
+GpucclStatus gpuccl_process(GpucclContext *ctx, const GpucclImage *image,
+                            const GpucclParams *params, GpucclResult *result,
+                            GpucclError *error)
+{
+  return process(ctx, image, params, NULL, result, error);
+}
+
+GpucclStatus gpuccl_process_draw(GpucclContext *ctx, const GpucclImage *image,
+                                 const GpucclParams *params,
+                                 const GpucclFrame *frame,
+                                 const GpucclDrawParams *draw,
+                                 GpucclResult *result, GpucclError *error)
+{
+  GpucclOverlay overlay = {frame, {0}};
+  if (draw)
+    overlay.params = clamped_draw(draw);
+  else
+    overlay.frame = NULL; /* check_overlay refuses it */
+  return process(ctx, image, params, &overlay, result, error);
 }
 
 GpucclStatus gpuccl_draw_ids(GpucclContext *ctx, const GpucclFrame *frame,

@@ -369,6 +369,22 @@ GPUCCL_API GpucclStatus gpuccl_draw(GpucclContext *ctx,
                                     const GpucclDrawParams *params,
                                     GpucclError *error);
 
+/* gpuccl_process() and then gpuccl_draw() of its result into `frame` (the
+ * image's size), as one call with the same result and bytes. On a CUDA
+ * context, boxes and crosses into a device frame are queued behind the
+ * labeling and drawn from the blob table where it is made, so the drawing
+ * shares the labeling's one wait instead of adding its own (with labels
+ * drawn, or max_blobs set, the overlays follow the labeling as
+ * gpuccl_draw() does). A failure of either part returns its status and an
+ * empty result. */
+GPUCCL_API GpucclStatus gpuccl_process_draw(GpucclContext *ctx,
+                                            const GpucclImage *image,
+                                            const GpucclParams *params,
+                                            const GpucclFrame *frame,
+                                            const GpucclDrawParams *draw,
+                                            GpucclResult *result,
+                                            GpucclError *error);
+
 /* A number beside each blob's box of the last gpuccl_process() result, on
  * top of what gpuccl_draw() drew: ids[i] for blob i (e.g. the tracker's id
  * of that blob; 0 draws nothing), n_blobs entries, or the blob ids when

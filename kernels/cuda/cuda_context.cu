@@ -441,12 +441,12 @@ static void close_ctx(CudaCtx *c)
     cudaEventDestroy(c->ev_start);
   if (c->ev_stop)
     cudaEventDestroy(c->ev_stop);
-  if (c->search_stream) {
-    cudaStreamSynchronize(c->search_stream);
-    cudaStreamDestroy(c->search_stream);
+  if (c->side_stream) {
+    cudaStreamSynchronize(c->side_stream);
+    cudaStreamDestroy(c->side_stream);
   }
-  if (c->ev_searched)
-    cudaEventDestroy(c->ev_searched);
+  if (c->ev_side_done)
+    cudaEventDestroy(c->ev_side_done);
   if (c->stream && c->own_stream)
     cudaStreamDestroy(c->stream);
   cudaGetLastError();
@@ -471,9 +471,9 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
        "creating a stream");
   CK(cudaEventCreate(&c->ev_start), "creating an event");
   CK(cudaEventCreate(&c->ev_stop), "creating an event");
-  CK(cudaStreamCreateWithFlags(&c->search_stream, cudaStreamNonBlocking),
+  CK(cudaStreamCreateWithFlags(&c->side_stream, cudaStreamNonBlocking),
      "creating a stream");
-  CK(cudaEventCreateWithFlags(&c->ev_searched, cudaEventDisableTiming),
+  CK(cudaEventCreateWithFlags(&c->ev_side_done, cudaEventDisableTiming),
      "creating an event");
   CK(dev_alloc((void **)&c->hist, 256 * sizeof(uint32_t)), "allocation");
   CK(dev_alloc((void **)&c->d_threshold, sizeof(int)), "allocation");
@@ -526,5 +526,5 @@ static void cuda_close(GpucclContext *ctx)
 
 extern "C" const GpucclBackendOps gpuccl_cuda_ops = {
     GPUCCL_BACKEND_CUDA, cuda_open,       cuda_close,     cuda_process,
-    cuda_draw,           cuda_host_alloc, cuda_host_free,
+    cuda_draw,           cuda_process_draw, cuda_host_alloc, cuda_host_free,
 };

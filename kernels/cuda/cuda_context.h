@@ -60,10 +60,11 @@ struct CudaCtx {
   cudaStream_t stream;
   bool own_stream; /* else the caller's: not destroyed here */
   cudaEvent_t ev_start, ev_stop;
-  /* The nearest-blob search runs here, beside the blob table's download
-   * on `stream`, and joins it before the frame's sync (ev_searched). */
-  cudaStream_t search_stream;
-  cudaEvent_t ev_searched;
+  /* Work beside the blob table's download on `stream`, once the table is
+   * made: the nearest-blob search and the overlay's boxes and crosses;
+   * joined before the frame's sync (ev_side_done). */
+  cudaStream_t side_stream;
+  cudaEvent_t ev_side_done;
   bool timed; /* the events hold the last frame's kernels */
 
   /* Size-independent. */
@@ -168,6 +169,10 @@ GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                           GpucclError *error);
 GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
                        const GpucclDrawParams *params, GpucclError *error);
+GpucclStatus cuda_process_draw(GpucclContext *ctx, const GpucclImage *image,
+                               const GpucclParams *params,
+                               const GpucclOverlay *overlay, bool *drawn,
+                               GpucclResult *result, GpucclError *error);
 void *cuda_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);
 void cuda_host_free(GpucclContext *ctx, void *ptr);

@@ -36,9 +36,24 @@ static GpucclStatus fetch_values(CudaCtx *c, uint32_t n_components,
   return GPUCCL_OK;
 }
 
-/* Once the blob table is made (ev_stop): the query points' nearest
- * blobs, on the search stream, read from and written to host memory by
- * the search itself. join_nearest makes the frame's sync wait for it. */
+/* The side stream starts once the blob table is made (ev_stop). */
+static GpucclStatus side_start(CudaCtx *c, GpucclError *error)
+{
+  CK(cudaStreamWaitEvent(c->side_stream, c->ev_stop, 0), "stream wait");
+  return GPUCCL_OK;
+}
+
+/* The frame's sync waits for the side stream too: also after a failure,
+ * so that nothing there outlives the frame. */
+static GpucclStatus side_join(CudaCtx *c, GpucclError *error)
+{
+  CK(cudaEventRecord(c->ev_side_done, c->side_stream), "event record");
+  CK(cudaStreamWaitEvent(c->stream, c->ev_side_done, 0), "stream wait");
+  return GPUCCL_OK;
+}
+
+/* The query points' nearest blobs, on the side stream, read from and
+ * written to host memory by the search itself. */
 static GpucclStatus enqueue_nearest(CudaCtx *c,
                                     const GpucclNearestRequest *request,
                                     GpucclError *error)
@@ -49,18 +64,10 @@ static GpucclStatus enqueue_nearest(CudaCtx *c,
     return st;
   memcpy(c->query_h, request->x, n * sizeof(float));
   memcpy(c->query_h + n, request->y, n * sizeof(float));
-  CK(cudaStreamWaitEvent(c->search_stream, c->ev_stop, 0), "stream wait");
   LAUNCH(ha4_launch_nearest_blobs(c->table, c->header + 1, c->query_dev,
                                   c->query_dev + n, (uint32_t)n,
-                                  c->nearest_dev, c->search_stream),
+                                  c->nearest_dev, c->side_stream),
          "nearest blobs");
-  CK(cudaEventRecord(c->ev_searched, c->search_stream), "event record");
-  return GPUCCL_OK;
-}
-
-static GpucclStatus join_nearest(CudaCtx *c, GpucclError *error)
-{
-  CK(cudaStreamWaitEvent(c->stream, c->ev_searched, 0), "stream wait");
   return GPUCCL_OK;
 }
 
@@ -414,9 +421,20 @@ static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
   tf.header = c->header;
 }
 
-GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
-                          const GpucclParams *params,
-                          GpucclResult *result, GpucclError *error)
+/* What the overlays borrow from the context. */
+static GpucclCudaDrawEnv draw_env(const CudaCtx *c)
+{
+  return GpucclCudaDrawEnv{c->stream, c->sm_count, c->labels_d, dev_alloc,
+                           dev_free};
+}
+
+/* One frame; with an overlay, its boxes and crosses are queued behind the
+ * kernels where they can be (*drawn), before the frame's one sync. */
+static GpucclStatus process_frame(GpucclContext *ctx,
+                                  const GpucclImage *image,
+                                  const GpucclParams *params,
+                                  const GpucclOverlay *overlay, bool *drawn,
+                                  GpucclResult *result, GpucclError *error)
 {
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
   c->timed = false;
@@ -506,18 +524,30 @@ GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
   }
   GpucclNearestRequest *const request = params->nearest;
   const bool search = request && request->n != 0;
-  if (search)
+  /* max_blobs selects on the host's side of the sync: its overlay follows
+   * it. Else boxes and crosses go beside the downloads. */
+  const bool draw_beside = overlay && !params->max_blobs;
+  const bool beside = search || draw_beside;
+  if (beside)
+    st = side_start(c, error);
+  if (st == GPUCCL_OK && search)
     st = enqueue_nearest(c, request, error);
+  if (st == GPUCCL_OK && draw_beside) {
+    GpucclCudaDrawEnv env = draw_env(c);
+    env.stream = c->side_stream;
+    st = gpuccl_cuda_draw_queue(&env, c->table, c->header + 1, c->table_cap,
+                                overlay->frame, &overlay->params, drawn,
+                                error);
+  }
 
-  /* The downloads, the join (also after a failure: the search must not
-   * outlive the frame), one sync. */
+  /* The downloads, the join, one sync. */
   size_t fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
   if (fetched > c->table_cap)
     fetched = c->table_cap;
   if (st == GPUCCL_OK)
     st = enqueue_downloads(c, params, fetched, n_pixels, error);
-  if (search) {
-    GpucclStatus joined = join_nearest(c, st == GPUCCL_OK ? error : nullptr);
+  if (beside) {
+    GpucclStatus joined = side_join(c, st == GPUCCL_OK ? error : nullptr);
     st = st == GPUCCL_OK ? joined : st;
   }
   if (st != GPUCCL_OK)
@@ -588,6 +618,22 @@ GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
   GpucclCudaScope scope(c->cu_context, c->device);
   CK(scope.err, "selecting the CUDA context");
-  const GpucclCudaDrawEnv env = {c->stream, c->labels_d, dev_alloc, dev_free};
+  const GpucclCudaDrawEnv env = draw_env(c);
   return gpuccl_cuda_draw(&c->draw, &env, &ctx->last, frame, params, error);
+}
+
+GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
+                          const GpucclParams *params, GpucclResult *result,
+                          GpucclError *error)
+{
+  bool drawn = false;
+  return process_frame(ctx, image, params, nullptr, &drawn, result, error);
+}
+
+GpucclStatus cuda_process_draw(GpucclContext *ctx, const GpucclImage *image,
+                               const GpucclParams *params,
+                               const GpucclOverlay *overlay, bool *drawn,
+                               GpucclResult *result, GpucclError *error)
+{
+  return process_frame(ctx, image, params, overlay, drawn, result, error);
 }

@@ -153,34 +153,72 @@ __device__ void fill_rect(const DevFrame &f, int x0, int y0, int x1, int y1,
 }
 
 /* Boxes and crosses, one warp per blob: the rectangles of
- * gpuccl_draw_on_box() and gpuccl_draw_on_cross(). */
+ * gpuccl_draw_on_box() and gpuccl_draw_on_cross(). The blobs are n_blobs,
+ * or *count when the table's size is known only on the device (drawn
+ * within the labeling's frame); the warps stride over them. */
 __global__ void draw_outlines(DevFrame f, const GpucclBlob *blobs,
-                              size_t n_blobs, Pen p, int lw, bool boxes,
-                              bool crosses)
+                              size_t n_blobs, const uint32_t *count, Pen p,
+                              int lw, bool boxes, bool crosses)
 {
-  size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
-  int lane = threadIdx.x % 32;
-  if (i >= n_blobs)
-    return;
-  const GpucclBlob &b = blobs[i];
-  if (boxes) {
-    int x0 = (int)b.x0, y0 = (int)b.y0, x1 = (int)b.x1, y1 = (int)b.y1;
-    if (x1 - x0 + 1 <= 2 * lw || y1 - y0 + 1 <= 2 * lw) {
-      fill_rect(f, x0, y0, x1, y1, p, lane); /* no inside: filled */
-    } else {
-      fill_rect(f, x0, y0, x1, y0 + lw - 1, p, lane);
-      fill_rect(f, x0, y1 - lw + 1, x1, y1, p, lane);
-      fill_rect(f, x0, y0 + lw, x0 + lw - 1, y1 - lw, p, lane);
-      fill_rect(f, x1 - lw + 1, y0 + lw, x1, y1 - lw, p, lane);
+  const size_t n = count ? *count : n_blobs;
+  const size_t warps = gridDim.x * (size_t)blockDim.x / 32;
+  const int lane = threadIdx.x % 32;
+  for (size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
+       i < n; i += warps) {
+    const GpucclBlob &b = blobs[i];
+    if (boxes) {
+      int x0 = (int)b.x0, y0 = (int)b.y0, x1 = (int)b.x1, y1 = (int)b.y1;
+      if (x1 - x0 + 1 <= 2 * lw || y1 - y0 + 1 <= 2 * lw) {
+        fill_rect(f, x0, y0, x1, y1, p, lane); /* no inside: filled */
+      } else {
+        fill_rect(f, x0, y0, x1, y0 + lw - 1, p, lane);
+        fill_rect(f, x0, y1 - lw + 1, x1, y1, p, lane);
+        fill_rect(f, x0, y0 + lw, x0 + lw - 1, y1 - lw, p, lane);
+        fill_rect(f, x1 - lw + 1, y0 + lw, x1, y1 - lw, p, lane);
+      }
+    }
+    if (crosses) {
+      GpucclCross c =
+          gpuccl_draw_cross(gpuccl_blob_cx(&b), gpuccl_blob_cy(&b), lw);
+      fill_rect(f, c.px - c.arm, c.py + c.lo, c.px + c.arm, c.py + c.hi, p,
+                lane);
+      fill_rect(f, c.px + c.lo, c.py - c.arm, c.px + c.hi, c.py + c.arm, p,
+                lane);
     }
   }
-  if (crosses) {
-    GpucclCross c = gpuccl_draw_cross(gpuccl_blob_cx(&b), gpuccl_blob_cy(&b), lw);
-    fill_rect(f, c.px - c.arm, c.py + c.lo, c.px + c.arm, c.py + c.hi, p,
-              lane);
-    fill_rect(f, c.px + c.lo, c.py - c.arm, c.px + c.hi, c.py + c.arm, p,
-              lane);
-  }
+}
+
+/* Boxes and crosses of at most n blobs (exactly *count when count is not
+ * NULL). Past a few blocks per multiprocessor the warps stride: a grid
+ * sized for a table's capacity (millions) would cost its launch on every
+ * frame of a few blobs. */
+cudaError_t launch_outlines(const DevFrame &df, const GpucclBlob *blobs,
+                            size_t n, const uint32_t *count,
+                            const GpucclDrawParams *params, int sm_count,
+                            cudaStream_t stream)
+{
+  const size_t warps_per_block = 8;
+  const size_t most = 4 * (size_t)(sm_count > 0 ? sm_count : 1);
+  size_t blocks = (n + warps_per_block - 1) / warps_per_block;
+  blocks = blocks < 1 ? 1 : blocks > most ? most : blocks;
+  draw_outlines<<<(unsigned)blocks, 32 * warps_per_block, 0, stream>>>(
+      df, blobs, n, count, pen_of_rgb(params->r, params->g, params->b),
+      params->line_width, params->flags & GPUCCL_DRAW_BOXES,
+      params->flags & GPUCCL_DRAW_CENTROIDS);
+  return cudaGetLastError();
+}
+
+/* The frame's description for the kernels; planes and pitches apart. */
+DevFrame frame_header(const GpucclFrame *frame)
+{
+  DevFrame df = {};
+  df.format = frame->format;
+  df.width = frame->width;
+  df.height = frame->height;
+  df.off_r = frame->offset_r;
+  df.off_g = frame->offset_g;
+  df.off_b = frame->offset_b;
+  return df;
 }
 
 } // namespace
@@ -330,13 +368,7 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
   }
   GpucclCudaDraw *s = *state;
 
-  DevFrame df = {};
-  df.format = frame->format;
-  df.width = frame->width;
-  df.height = frame->height;
-  df.off_r = frame->offset_r;
-  df.off_g = frame->offset_g;
-  df.off_b = frame->offset_b;
+  DevFrame df = frame_header(frame);
   size_t row_bytes[3], offset[3], total = 0;
   int rows[3];
   for (int i = 0; i < 3; i++) {
@@ -387,15 +419,10 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
     draw_labels<<<grid, block, 0, stream>>>(df, env->labels_d, s->pen);
     DRAW_CK(cudaGetLastError(), "overlay label colouring");
   }
-  if (boxes || crosses) {
-    const int warps_per_block = 8;
-    Pen pen = pen_of_rgb(params->r, params->g, params->b);
-    draw_outlines<<<(unsigned)((n_blobs + warps_per_block - 1) /
-                               warps_per_block),
-                    32 * warps_per_block, 0, stream>>>(
-        df, s->blobs, n_blobs, pen, params->line_width, boxes, crosses);
-    DRAW_CK(cudaGetLastError(), "overlay boxes and crosses");
-  }
+  if (boxes || crosses)
+    DRAW_CK(launch_outlines(df, s->blobs, n_blobs, nullptr, params,
+                            env->sm_count, stream),
+            "overlay boxes and crosses");
 
   for (int i = 0; i < 3 && !in_place; i++)
     if (rows[i])
@@ -406,5 +433,36 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
   cudaError_t err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess)
     return fail(error, err, "overlay");
+  return GPUCCL_OK;
+}
+
+GpucclStatus gpuccl_cuda_draw_queue(const GpucclCudaDrawEnv *env,
+                                    const GpucclBlob *table,
+                                    const uint32_t *count, size_t capacity,
+                                    const GpucclFrame *frame,
+                                    const GpucclDrawParams *params,
+                                    bool *queued, GpucclError *error)
+{
+  *queued = false;
+  if (params->flags & ~(unsigned)(GPUCCL_DRAW_BOXES | GPUCCL_DRAW_CENTROIDS))
+    return GPUCCL_OK; /* labels: after the frame, with its pens */
+  bool on_device = false;
+  GpucclStatus st = frame_on_device(frame, &on_device, error);
+  if (st != GPUCCL_OK || !on_device)
+    return st;
+  if (params->flags) {
+    DevFrame df = frame_header(frame);
+    for (int i = 0; i < 3; i++) {
+      size_t row_bytes;
+      int rows;
+      plane_shape(frame, i, &row_bytes, &rows);
+      df.plane[i] = rows ? static_cast<uint8_t *>(frame->data[i]) : nullptr;
+      df.pitch[i] = frame->stride[i];
+    }
+    DRAW_CK(launch_outlines(df, table, capacity, count, params,
+                            env->sm_count, env->stream),
+            "overlay boxes and crosses");
+  }
+  *queued = true;
   return GPUCCL_OK;
 }

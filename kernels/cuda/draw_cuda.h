@@ -18,6 +18,7 @@ struct GpucclCudaDraw;
 /* What the overlays borrow from the backend's context. */
 struct GpucclCudaDrawEnv {
   cudaStream_t stream;
+  int sm_count; /* the device's multiprocessors: the kernels' grid */
   /* The labels of the last process call with want_labels, on the device
    * (row pitch = width); only read when labels are drawn. */
   const uint32_t *labels_d;
@@ -35,6 +36,18 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
                               const GpucclFrame *frame,
                               const GpucclDrawParams *params,
                               GpucclError *error);
+
+/* Boxes and crosses of the blob table the frame is making on the device
+ * (table, *count entries, at most capacity) queued on env->stream behind
+ * it, for a frame in device memory; nothing waits. *queued is false (and
+ * nothing is queued) for a host frame or labels: gpuccl_cuda_draw then
+ * draws after the frame. */
+GpucclStatus gpuccl_cuda_draw_queue(const GpucclCudaDrawEnv *env,
+                                    const GpucclBlob *table,
+                                    const uint32_t *count, size_t capacity,
+                                    const GpucclFrame *frame,
+                                    const GpucclDrawParams *params,
+                                    bool *queued, GpucclError *error);
 
 /* Free the state (NULL is fine); the stream must be idle. */
 void gpuccl_cuda_draw_free(GpucclCudaDraw *state, void (*release)(void *p));

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libFuzzer target: gpuccl_draw with arbitrary frames and parameters.
+/* libFuzzer target: gpuccl_draw and gpuccl_process_draw with arbitrary
+ * frames and parameters.
  *
  * The input labels a small image (1..48 a side) and then describes a
  * GpucclFrame with no regard for validity: any format value, a size that
@@ -13,6 +14,8 @@
  *    after the call the stride padding, a PACKED4 pixel's fourth byte and
  *    (boxes alone) every pixel outside the blobs' boxes are as before;
  *  - valid but too large to allocate here: not called.
+ * Half the inputs label and draw in one call, gpuccl_process_draw, whose
+ * frame is checked against its own image the same way.
  * Half the inputs then draw the ids too (gpuccl_draw_ids: the input's ids,
  * or the blob ids), checked the same way but for the boxes.
  * Exit: abort (FUZZ_CHECK) on any disagreement. */
@@ -167,6 +170,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                          fuzz_u8(&in), fuzz_u8(&in), 0};
   dp.line_width = choose_line_width(&in);
   const int ids_kind = fuzz_range(&in, 0, 3); /* 0, 1: none; 2: given; 3: NULL */
+  /* Half the inputs label and draw in one call (gpuccl_process_draw): the
+   * same contract, the frame checked against the image of that call. */
+  const bool fused = fuzz_bool(&in);
 
   uint8_t *img = malloc((size_t)w * h);
   FUZZ_CHECK(img, "out of memory");
@@ -205,7 +211,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   if (!valid || allocatable) {
     GpucclError de = {GPUCCL_ERROR_INTERNAL, "left from before"};
-    GpucclStatus st = gpuccl_draw(ctx, &f, &dp, &de);
+    GpucclStatus st =
+        fused ? gpuccl_process_draw(ctx, &image, &params, &f, &dp, &r, &de)
+              : gpuccl_draw(ctx, &f, &dp, &de);
+    if (fused && st != GPUCCL_OK)
+      FUZZ_CHECK(r.n_blobs == 0 && r.blobs == NULL,
+                 "refused process_draw left %zu blobs", r.n_blobs);
     if (valid) {
       FUZZ_CHECK(st == GPUCCL_OK && de.status == GPUCCL_OK && !de.message[0],
                  "valid draw (format %d, line width %d, flags %u): %s",

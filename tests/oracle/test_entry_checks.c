@@ -8,6 +8,10 @@
  *    format, PACKED4 channel offsets past the pixel (written past the
  *    frame before), planes that wrap; line widths near INT_MAX draw what
  *    the widest line draws (wrong pixels before);
+ *  - gpuccl_process_draw: each part checked as the separate calls check
+ *    it (the frame against the image of the same call), a failure leaves
+ *    an empty result and no frame drawn, and the bytes drawn are those of
+ *    gpuccl_process + gpuccl_draw;
  *  - gpuccl_volume_process: width x height x depth that wraps size_t, row
  *    and slice strides that overflow (labeling into malloc(0) before);
  *  - GpucclError is reset by a later success (kept the old status before);
@@ -191,6 +195,79 @@ static void check_draw_frames(GpucclContext *ctx)
     }
 }
 
+/* gpuccl_process_draw: its overlay's checks, and the same bytes as the
+ * two calls it stands for. */
+static void check_process_draw(GpucclContext *ctx)
+{
+  GpucclImage img = {image_pixels, W, H, W, GPUCCL_PIXEL_U8, 0, 0, 0};
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  GpucclResult r;
+  GpucclError e = {0};
+  GpucclDrawParams dp = draw_params(GPUCCL_DRAW_BOXES, 2);
+  GpucclFrame f = frame_new(&shapes[2], 0);
+
+  expect_invalid(gpuccl_process_draw(ctx, &img, &p, NULL, &dp, &r, &e), &e,
+                 "frame", "no frame");
+  EXPECT(r.n_blobs == 0 && r.blobs == NULL, "no frame: %zu blobs returned",
+         r.n_blobs);
+  expect_invalid(gpuccl_process_draw(ctx, &img, &p, &f, NULL, &r, &e), &e,
+                 "draw parameters", "no draw parameters");
+  f.width = W - 1;
+  expect_invalid(gpuccl_process_draw(ctx, &img, &p, &f, &dp, &r, &e), &e,
+                 "image", "frame narrower than the image");
+  f.width = W;
+  dp.line_width = 0;
+  expect_invalid(gpuccl_process_draw(ctx, &img, &p, &f, &dp, &r, &e), &e,
+                 "line width", "line width 0");
+  dp = draw_params(GPUCCL_DRAW_LABELS, 1);
+  expect_invalid(gpuccl_process_draw(ctx, &img, &p, &f, &dp, &r, &e), &e,
+                 "want_labels", "labels without want_labels");
+  /* Nothing was drawn, and no result is left for gpuccl_draw either. */
+  const uint8_t *y = f.data[0];
+  size_t touched = 0;
+  for (size_t i = 0; i < (size_t)W * H; i++)
+    touched += y[i] != 7;
+  EXPECT(touched == 0, "refused calls drew %zu pixels", touched);
+  dp = draw_params(GPUCCL_DRAW_BOXES, 1);
+  expect_invalid(gpuccl_draw(ctx, &f, &dp, &e), &e, "last result",
+                 "gpuccl_draw after a refused gpuccl_process_draw");
+  /* A stride below a row, on the chroma plane. */
+  f.stride[1] = W - 1;
+  expect_invalid(gpuccl_process_draw(ctx, &img, &p, &f, &dp, &r, &e), &e,
+                 "stride", "NV12 chroma stride below a row");
+  frame_free(&f);
+
+  /* Every format and overlay: the bytes of gpuccl_process + gpuccl_draw. */
+  p.want_labels = true;
+  for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
+    for (unsigned flags = 1; flags < 8; flags++) {
+      GpucclFrame one = frame_new(&shapes[k], 3), two = frame_new(&shapes[k], 3);
+      dp = draw_params(flags, 2);
+      EXPECT(gpuccl_process_draw(ctx, &img, &p, &one, &dp, &r, &e) ==
+                     GPUCCL_OK &&
+                 r.n_blobs == 2,
+             "%s flags %u: %s", shapes[k].name, flags, e.message);
+      EXPECT(gpuccl_process(ctx, &img, &p, &r, &e) == GPUCCL_OK &&
+                 gpuccl_draw(ctx, &two, &dp, &e) == GPUCCL_OK,
+             "%s flags %u, separate calls: %s", shapes[k].name, flags,
+             e.message);
+      int differ = 0, drawn = 0;
+      for (int i = 0; i < shapes[k].planes; i++) {
+        const size_t n = one.stride[i] * shapes[k].rows[i];
+        differ += memcmp(one.data[i], two.data[i], n) != 0;
+        for (size_t b = 0; b < n; b++)
+          drawn += ((const uint8_t *)one.data[i])[b] != 7;
+      }
+      EXPECT(differ == 0 && drawn > 0,
+             "%s flags %u: %d planes differ from the separate calls', %d "
+             "bytes drawn", shapes[k].name, flags, differ, drawn);
+      frame_free(&one);
+      frame_free(&two);
+    }
+  label_rectangles(ctx); /* the result the other checks draw */
+}
+
 /* Line widths past the frame draw what the widest does: boxes filled,
  * crosses covering the frame. Expected pixels from the rectangles alone. */
 static void check_line_width(GpucclContext *ctx)
@@ -295,6 +372,7 @@ int main(void)
   label_rectangles(ctx);
   check_draw_frames(ctx);
   check_line_width(ctx);
+  check_process_draw(ctx);
   check_process(ctx);
   check_volumes(backend);
   check_sized_inits();
