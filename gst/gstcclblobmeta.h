@@ -59,7 +59,8 @@ typedef struct {
  * @values: (array length=n_blobs) (nullable): each blob's pixel value in
  *   mode=segments (RGB formats: 0xRRGGBB); %NULL in mode=binary, where
  *   every blob's value is 1
- * @processing_ns: labeling and analysis time for this frame
+ * @processing_ns: labeling and analysis time for this frame (with the
+ *   overlays of the draw property, which the labeling call draws)
  * @tracking_ns: the tracker's host time for this frame (track=true; else
  *   0). With backend=cuda its search for each track's nearest blob runs on
  *   the GPU during the labeling and counts in @processing_ns.

@@ -191,38 +191,41 @@ library_error (GstGpucclBlob * self, const char *what,
   return GST_FLOW_ERROR;
 }
 
-static GstFlowReturn
-draw_frame (GstGpucclBlob * self, GpucclContext * ctx, const Settings * s,
-    const FormatDesc * f, GstVideoFrame * vframe)
+/* The frame's planes and the overlays of the draw property but the ids. */
+static void
+fill_overlay (GpucclFrame * frame, GpucclDrawParams * params,
+    const Settings * s, const FormatDesc * f, GstVideoFrame * vframe)
 {
-  GpucclFrame frame = { 0 };
-  GpucclDrawParams params = { 0 };
+  memset (frame, 0, sizeof *frame);
+  memset (params, 0, sizeof *params);
+  frame->format = f->frame;
+  frame->width = GST_VIDEO_FRAME_WIDTH (vframe);
+  frame->height = GST_VIDEO_FRAME_HEIGHT (vframe);
+  for (gint i = 0; i < f->n_planes; i++) {
+    frame->data[i] = GST_VIDEO_FRAME_PLANE_DATA (vframe, f->plane[i]);
+    frame->stride[i] = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, f->plane[i]);
+  }
+  frame->offset_r = f->offset_r;
+  frame->offset_g = f->offset_g;
+  frame->offset_b = f->offset_b;
+
+  params->flags = s->draw & ~GST_GPUCCL_BLOB_DRAW_IDS;
+  params->r = (s->box_color >> 16) & 0xff;
+  params->g = (s->box_color >> 8) & 0xff;
+  params->b = s->box_color & 0xff;
+  params->line_width = s->line_width;
+}
+
+/* Ids on top of the overlays gpuccl_process_draw drew. Tracked: the
+ * number that follows the object; else the blob id. */
+static GstFlowReturn
+draw_ids (GstGpucclBlob * self, GpucclContext * ctx, const Settings * s,
+    const GpucclFrame * frame, const GpucclDrawParams * params)
+{
   GpucclError error = { 0 };
 
-  frame.format = f->frame;
-  frame.width = GST_VIDEO_FRAME_WIDTH (vframe);
-  frame.height = GST_VIDEO_FRAME_HEIGHT (vframe);
-  for (gint i = 0; i < f->n_planes; i++) {
-    frame.data[i] = GST_VIDEO_FRAME_PLANE_DATA (vframe, f->plane[i]);
-    frame.stride[i] = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, f->plane[i]);
-  }
-  frame.offset_r = f->offset_r;
-  frame.offset_g = f->offset_g;
-  frame.offset_b = f->offset_b;
-
-  params.flags = s->draw & ~GST_GPUCCL_BLOB_DRAW_IDS;
-  params.r = (s->box_color >> 16) & 0xff;
-  params.g = (s->box_color >> 8) & 0xff;
-  params.b = s->box_color & 0xff;
-  params.line_width = s->line_width;
-
-  if (params.flags &&
-      gpuccl_draw (ctx, &frame, &params, &error) != GPUCCL_OK)
-    return library_error (self, "Drawing the overlays", &error);
-  /* Ids on top. Tracked: the number that follows the object; else the
-   * blob id. */
   if ((s->draw & GST_GPUCCL_BLOB_DRAW_IDS) &&
-      gpuccl_draw_ids (ctx, &frame, &params,
+      gpuccl_draw_ids (ctx, frame, params,
           s->track ? self->track_ids : NULL, &error) != GPUCCL_OK)
     return library_error (self, "Drawing the ids", &error);
   return GST_FLOW_OK;
@@ -247,6 +250,9 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   GpucclParams params;
   GpucclNearestRequest request;
   GpucclImage image = { 0 };
+  GpucclFrame frame;
+  GpucclDrawParams draw;
+  gboolean drawing;
   GpucclResult result;
   GpucclError error = { 0 };
   FrameTimes times;
@@ -263,11 +269,25 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   image.offset_b = f->offset_b;
   fill_params (&params, s, f);
 
+  /* The draw property may have been set after this buffer was mapped
+   * read-only in passthrough: then draw from the next frame on. The
+   * overlays are drawn by the labeling call, so on the device they share
+   * its wait. */
+  drawing = s->draw && (vframe->map[0].flags & GST_MAP_WRITE);
+  if (drawing)
+    fill_overlay (&frame, &draw, s, f, vframe);
+
   start = gst_util_get_timestamp ();
   ask_nearest (self, ctx, s, &params, &request);
   asked = gst_util_get_timestamp ();
-  if (gpuccl_process (ctx, &image, &params, &result, &error) != GPUCCL_OK)
+  if (drawing && draw.flags) {
+    if (gpuccl_process_draw (ctx, &image, &params, &frame, &draw, &result,
+            &error) != GPUCCL_OK)
+      return library_error (self, "Labeling and drawing", &error);
+  } else if (gpuccl_process (ctx, &image, &params, &result,
+          &error) != GPUCCL_OK) {
     return library_error (self, "Labeling", &error);
+  }
   labeled = gst_util_get_timestamp ();
   times.processing_ns = labeled - asked;
   GST_LOG_OBJECT (self, "%" G_GSIZE_FORMAT " blobs of %u components, "
@@ -282,12 +302,11 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   times.tracking_ns = s->track ? (asked - start) +
       (gst_util_get_timestamp () - labeled) : 0;
 
-  /* The draw property may have been set after this buffer was mapped
-   * read-only in passthrough: then draw from the next frame on. */
-  if (s->draw && (vframe->map[0].flags & GST_MAP_WRITE))
-    ret = draw_frame (self, ctx, s, f, vframe);
-  if (ret != GST_FLOW_OK)
-    return ret;
+  if (drawing) {
+    ret = draw_ids (self, ctx, s, &frame, &draw);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
 
   if (s->attach_meta || s->post_messages) {
     const guint32 *track_ids = s->track ? self->track_ids : NULL;
