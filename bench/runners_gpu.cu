@@ -5,6 +5,11 @@
  *  cuda-ha4[-64]-dev   image already on the device; wall = gpuccl_process
  *                      (kernels + blob table download + sync), device =
  *                      kernel time from CUDA events (first kernel to last)
+ *  cuda-ha4-draw-dev   cuda-ha4-dev, and boxes and crosses drawn into an NV12
+ *                      frame on the device by the same call
+ *                      (gpuccl_process_draw); wall = the call
+ *  cuda-ha4-draw2-dev  the same as two calls, gpuccl_process then
+ *                      gpuccl_draw (a second launch and wait)
  *  cuda-ha4-host       end to end: pageable host image -> blob table on host
  *  cuda-ha4-pinned     end to end from gpuccl_host_alloc(COPY) memory
  *  copies-pinned       the copies alone that cuda-ha4-pinned makes: the
@@ -137,6 +142,100 @@ void gpu_close(void *state)
     gpuccl_host_free(r->ctx, r->buffer);
   gpuccl_context_free(r->ctx);
   delete r;
+}
+
+/* The overlay runners: the image labeled is the device image of
+ * cuda-ha4-dev, the frame drawn into is another buffer, so every run labels
+ * the same picture. */
+struct DrawRunner {
+  GpuRunner *labeling;
+  GpucclFrame frame;
+  void *planes;
+  bool fused; /* gpuccl_process_draw, else gpuccl_process + gpuccl_draw */
+};
+
+void *draw_open(const BenchSetup *s, bool fused, char *why, size_t n)
+{
+  GpuRunner *g = static_cast<GpuRunner *>(
+      gpu_open(s, ON_DEVICE, GPUCCL_ALGORITHM_HA4, why, n));
+  if (!g)
+    return nullptr;
+  DrawRunner *r = new DrawRunner();
+  r->labeling = g;
+  r->fused = fused;
+  const size_t luma = (size_t)s->width * s->height;
+  const size_t chroma = 2 * (size_t)((s->width + 1) / 2) * ((s->height + 1) / 2);
+  cudaError_t e = cudaMalloc(&r->planes, luma + chroma);
+  if (e == cudaSuccess)
+    e = cudaMemset(r->planes, 16, luma + chroma);
+  if (e != cudaSuccess) {
+    snprintf(why, n, "overlay frame: %s", cudaGetErrorString(e));
+    gpu_close(g);
+    delete r;
+    return nullptr;
+  }
+  return r;
+}
+
+int draw_prepare(void *state, const uint8_t *data, int width, int height,
+                 size_t stride)
+{
+  DrawRunner *r = static_cast<DrawRunner *>(state);
+  GpucclFrame &f = r->frame;
+  f = GpucclFrame{};
+  f.format = GPUCCL_FRAME_NV12;
+  f.width = width;
+  f.height = height;
+  f.data[0] = r->planes;
+  f.stride[0] = width;
+  f.data[1] = static_cast<uint8_t *>(r->planes) + (size_t)width * height;
+  f.stride[1] = 2 * (size_t)((width + 1) / 2);
+  return gpu_prepare(r->labeling, data, width, height, stride);
+}
+
+long draw_run(void *state)
+{
+  DrawRunner *r = static_cast<DrawRunner *>(state);
+  GpuRunner *g = r->labeling;
+  const GpucclDrawParams dp = {GPUCCL_DRAW_BOXES | GPUCCL_DRAW_CENTROIDS, 0,
+                               255, 0, 2};
+  GpucclResult res;
+  GpucclError err = {};
+  GpucclStatus st =
+      r->fused ? gpuccl_process_draw(g->ctx, &g->image, &g->params, &r->frame,
+                                     &dp, &res, &err)
+               : gpuccl_process(g->ctx, &g->image, &g->params, &res, &err);
+  if (st == GPUCCL_OK && !r->fused)
+    st = gpuccl_draw(g->ctx, &r->frame, &dp, &err);
+  if (st != GPUCCL_OK) {
+    fprintf(stderr, "draw runner: %s\n", err.message);
+    return -1;
+  }
+  return (long)res.n_components;
+}
+
+double draw_device_ms(void *state)
+{
+  return gpu_device_ms(static_cast<DrawRunner *>(state)->labeling);
+}
+
+void draw_close(void *state)
+{
+  DrawRunner *r = static_cast<DrawRunner *>(state);
+  if (!r)
+    return;
+  cudaFree(r->planes);
+  gpu_close(r->labeling);
+  delete r;
+}
+
+void *open_draw_fused(const BenchSetup *s, char *why, size_t n)
+{
+  return draw_open(s, true, why, n);
+}
+void *open_draw_apart(const BenchSetup *s, char *why, size_t n)
+{
+  return draw_open(s, false, why, n);
 }
 
 void *open_dev(const BenchSetup *s, char *why, size_t n)
@@ -478,6 +577,15 @@ extern "C" const BenchRunner bench_gpu_runners[] = {
     {"cuda-ha4-64-dev", "gpu",
      "CUDA HA4-64 (Alg. 7 strips, the earlier pipeline), image on the device",
      open_dev64, gpu_prepare, gpu_run, gpu_device_ms, gpu_close, false},
+    {"cuda-ha4-draw-dev", "gpu",
+     "cuda-ha4-dev with boxes and crosses drawn into a device NV12 frame by "
+     "the same call (gpuccl_process_draw)",
+     open_draw_fused, draw_prepare, draw_run, draw_device_ms, draw_close,
+     false},
+    {"cuda-ha4-draw2-dev", "gpu",
+     "cuda-ha4-draw-dev as two calls: gpuccl_process, then gpuccl_draw",
+     open_draw_apart, draw_prepare, draw_run, draw_device_ms, draw_close,
+     false},
     {"cuda-ha4-host", "gpu",
      "CUDA default, end to end from a pageable host image", open_host,
      gpu_prepare, gpu_run, gpu_device_ms, gpu_close, false},
