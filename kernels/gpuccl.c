@@ -391,6 +391,25 @@ static GpucclStatus check_frame(const GpucclFrame *frame, GpucclError *error)
   return GPUCCL_OK;
 }
 
+/* A frame of width x height (those of `whose`) and a line width. */
+static GpucclStatus check_frame_for(const GpucclFrame *frame,
+                                    const GpucclDrawParams *params, int width,
+                                    int height, const char *whose,
+                                    GpucclError *error)
+{
+  if (frame->width != width || frame->height != height)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "frame is %dx%d but %s is %dx%d", frame->width,
+                            frame->height, whose, width, height);
+  GpucclStatus status = check_frame(frame, error);
+  if (status != GPUCCL_OK)
+    return status;
+  if (params->line_width < 1)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "line width %d is below 1", params->line_width);
+  return GPUCCL_OK;
+}
+
 /* What every overlay call needs: a context whose last result has the
  * frame's size, a valid frame and a line width. */
 static GpucclStatus check_draw(const GpucclContext *ctx,
@@ -401,18 +420,8 @@ static GpucclStatus check_draw(const GpucclContext *ctx,
   if (!ctx || !frame || !params)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no context, frame or draw parameters");
-  if (frame->width != ctx->last.width || frame->height != ctx->last.height)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "frame is %dx%d but the last result is %dx%d",
-                            frame->width, frame->height, ctx->last.width,
-                            ctx->last.height);
-  GpucclStatus status = check_frame(frame, error);
-  if (status != GPUCCL_OK)
-    return status;
-  if (params->line_width < 1)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "line width %d is below 1", params->line_width);
-  return GPUCCL_OK;
+  return check_frame_for(frame, params, ctx->last.width, ctx->last.height,
+                         "the last result", error);
 }
 
 /* Wider lines draw what the widest does (draw_common.h), and the
@@ -451,17 +460,10 @@ static GpucclStatus check_overlay(const GpucclImage *image,
   if (!frame || !draw)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no frame or draw parameters");
-  if (frame->width != image->width || frame->height != image->height)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "frame is %dx%d but the image is %dx%d",
-                            frame->width, frame->height, image->width,
-                            image->height);
-  GpucclStatus status = check_frame(frame, error);
+  GpucclStatus status = check_frame_for(frame, draw, image->width,
+                                        image->height, "the image", error);
   if (status != GPUCCL_OK)
     return status;
-  if (draw->line_width < 1)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "line width %d is below 1", draw->line_width);
   if ((draw->flags & GPUCCL_DRAW_LABELS) && !params->want_labels)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "drawing labels needs want_labels in the "

@@ -3,7 +3,10 @@
  *   cuda_context.cu  allocation, errors, the buffers a context grows, open
  *                    and close, the backend's entry points
  *   cuda_frame.cu    one frame: input, the kernel sequence as a CUDA graph,
- *                    downloads, max_blobs selection, nearest blobs, draw
+ *                    the sync, draw
+ *   cuda_table.cu    a frame's blob table: downloads, the side stream
+ *                    (nearest blobs, the overlay's boxes), max_blobs
+ *                    selection, segments values
  *   host_memory.cu   pinned host blocks (gpuccl_host_alloc)
  *
  * One context = one device (or the caller's CUDA context), one
@@ -162,6 +165,20 @@ GpucclStatus ensure_pinned(CudaCtx *c, void **buf, size_t *cap_out, size_t n,
 GpucclStatus ensure_blobs_h(CudaCtx *c, size_t n, GpucclError *error);
 GpucclStatus ensure_queries(CudaCtx *c, size_t n, GpucclError *error);
 GpucclStatus ensure_selection(CudaCtx *c, GpucclError *error);
+
+/* A frame's blob table (cuda_table.cu). The side stream starts once the
+ * table is made, and the frame's sync joins it (also after a failure). */
+GpucclStatus side_start(CudaCtx *c, GpucclError *error);
+GpucclStatus side_join(CudaCtx *c, GpucclError *error);
+GpucclStatus enqueue_nearest(CudaCtx *c, const GpucclNearestRequest *request,
+                             GpucclError *error);
+GpucclStatus enqueue_downloads(CudaCtx *c, const GpucclParams *params,
+                               size_t fetched, size_t n_pixels,
+                               GpucclError *error);
+GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
+                            GpucclError *error);
+GpucclStatus fetch_values(CudaCtx *c, uint32_t n_components, size_t n_blobs,
+                          GpucclError *error);
 
 /* The backend's entry points (gpuccl_cuda_ops). */
 GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
