@@ -27,11 +27,11 @@ typedef struct GpucclBackendOps {
                           GpucclError *error);
   GpucclStatus (*draw)(GpucclContext *ctx, const GpucclFrame *frame,
                        const GpucclDrawParams *params, GpucclError *error);
-  /* Optional: process, and draw the overlay within the same frame where
-   * the backend can (*drawn); else the front calls draw after process. */
+  /* Optional: process and draw the overlay in one frame (the backend
+   * places the drawing); without it the front calls process, then draw. */
   GpucclStatus (*process_draw)(GpucclContext *ctx, const GpucclImage *image,
                                const GpucclParams *params,
-                               const GpucclOverlay *overlay, bool *drawn,
+                               const GpucclOverlay *overlay,
                                GpucclResult *result, GpucclError *error);
   void *(*host_alloc)(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);

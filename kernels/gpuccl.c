@@ -471,9 +471,9 @@ static GpucclStatus check_overlay(const GpucclImage *image,
   return GPUCCL_OK;
 }
 
-/* gpuccl_process, and gpuccl_process_draw when overlay is not NULL: the
- * backend draws it within the frame where it can, else the overlay
- * follows the labeling as gpuccl_draw's. */
+/* gpuccl_process, and gpuccl_process_draw when overlay is not NULL: a
+ * backend that can draws it within the frame, else the overlay follows the
+ * labeling as gpuccl_draw's. */
 static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
                             const GpucclParams *params,
                             const GpucclOverlay *overlay,
@@ -492,13 +492,12 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
   if (status == GPUCCL_OK && overlay)
     status = check_overlay(image, params, overlay->frame, &overlay->params,
                            error);
-  bool drawn = false;
+  const bool fused = overlay && ctx->ops->process_draw;
   if (status == GPUCCL_OK)
-    status = overlay && ctx->ops->process_draw
-                 ? ctx->ops->process_draw(ctx, image, params, overlay,
-                                          &drawn, &ctx->last, error)
-                 : ctx->ops->process(ctx, image, params, &ctx->last, error);
-  if (status == GPUCCL_OK && overlay && !drawn)
+    status = fused ? ctx->ops->process_draw(ctx, image, params, overlay,
+                                            &ctx->last, error)
+                   : ctx->ops->process(ctx, image, params, &ctx->last, error);
+  if (status == GPUCCL_OK && overlay && !fused)
     status = ctx->ops->draw(ctx, overlay->frame, &overlay->params, error);
   if (status != GPUCCL_OK) {
     memset(&ctx->last, 0, sizeof ctx->last);

@@ -188,7 +188,7 @@ GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
                        const GpucclDrawParams *params, GpucclError *error);
 GpucclStatus cuda_process_draw(GpucclContext *ctx, const GpucclImage *image,
                                const GpucclParams *params,
-                               const GpucclOverlay *overlay, bool *drawn,
+                               const GpucclOverlay *overlay,
                                GpucclResult *result, GpucclError *error);
 void *cuda_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);

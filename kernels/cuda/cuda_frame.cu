@@ -317,18 +317,28 @@ static GpucclCudaDrawEnv draw_env(const CudaCtx *c)
                            dev_free};
 }
 
-/* One frame; with an overlay, its boxes and crosses are queued behind the
- * kernels where they can be (*drawn), before the frame's one sync. */
+/* One frame, and its overlay when not NULL: boxes and crosses into a
+ * device frame are queued beside the table's download, before the frame's
+ * one sync; the rest is drawn after it. */
 static GpucclStatus process_frame(GpucclContext *ctx,
                                   const GpucclImage *image,
                                   const GpucclParams *params,
-                                  const GpucclOverlay *overlay, bool *drawn,
+                                  const GpucclOverlay *overlay,
                                   GpucclResult *result, GpucclError *error)
 {
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
   c->timed = false;
   GpucclCudaScope scope(c->cu_context, c->device);
   CK(scope.err, "selecting the CUDA context");
+  /* Where the overlay's frame is, asked once (and a split frame refused)
+   * before any work. */
+  bool overlay_on_device = false;
+  if (overlay) {
+    GpucclStatus st = gpuccl_cuda_frame_on_device(
+        overlay->frame, &overlay_on_device, error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
   /* Segments mode runs Stava and Benes with its own parameters. */
   const bool segments = params->mode == GPUCCL_MODE_SEGMENTS;
   GpucclParams seg_params;
@@ -413,9 +423,12 @@ static GpucclStatus process_frame(GpucclContext *ctx,
   }
   GpucclNearestRequest *const request = params->nearest;
   const bool search = request && request->n != 0;
-  /* max_blobs selects on the host's side of the sync: its overlay follows
-   * it. Else boxes and crosses go beside the downloads. */
-  const bool draw_beside = overlay && !params->max_blobs;
+  /* Boxes and crosses into a device frame go beside the downloads; labels
+   * need their pens and max_blobs selects on the host's side of the sync,
+   * so those overlays follow it, as do host frames. */
+  const bool draw_beside = overlay && overlay_on_device &&
+                           !params->max_blobs &&
+                           !(overlay->params.flags & GPUCCL_DRAW_LABELS);
   const bool beside = search || draw_beside;
   if (beside)
     st = side_start(c, error);
@@ -425,8 +438,7 @@ static GpucclStatus process_frame(GpucclContext *ctx,
     GpucclCudaDrawEnv env = draw_env(c);
     env.stream = c->side_stream;
     st = gpuccl_cuda_draw_queue(&env, c->table, c->header + 1, c->table_cap,
-                                overlay->frame, &overlay->params, drawn,
-                                error);
+                                overlay->frame, &overlay->params, error);
   }
 
   /* The downloads, the join, one sync. */
@@ -482,6 +494,11 @@ static GpucclStatus process_frame(GpucclContext *ctx,
   result->labels = params->want_labels ? c->labels_h : nullptr;
   if (searched)
     request->answers = c->nearest_h;
+  if (overlay && !draw_beside) {
+    const GpucclCudaDrawEnv env = draw_env(c);
+    return gpuccl_cuda_draw(&c->draw, &env, result, overlay->frame,
+                            overlay_on_device, &overlay->params, error);
+  }
   return GPUCCL_OK;
 }
 
@@ -507,22 +524,26 @@ GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
   GpucclCudaScope scope(c->cu_context, c->device);
   CK(scope.err, "selecting the CUDA context");
+  bool on_device = false;
+  GpucclStatus st = gpuccl_cuda_frame_on_device(frame, &on_device, error);
+  if (st != GPUCCL_OK)
+    return st;
   const GpucclCudaDrawEnv env = draw_env(c);
-  return gpuccl_cuda_draw(&c->draw, &env, &ctx->last, frame, params, error);
+  return gpuccl_cuda_draw(&c->draw, &env, &ctx->last, frame, on_device,
+                          params, error);
 }
 
 GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                           const GpucclParams *params, GpucclResult *result,
                           GpucclError *error)
 {
-  bool drawn = false;
-  return process_frame(ctx, image, params, nullptr, &drawn, result, error);
+  return process_frame(ctx, image, params, nullptr, result, error);
 }
 
 GpucclStatus cuda_process_draw(GpucclContext *ctx, const GpucclImage *image,
                                const GpucclParams *params,
-                               const GpucclOverlay *overlay, bool *drawn,
+                               const GpucclOverlay *overlay,
                                GpucclResult *result, GpucclError *error)
 {
-  return process_frame(ctx, image, params, overlay, drawn, result, error);
+  return process_frame(ctx, image, params, overlay, result, error);
 }

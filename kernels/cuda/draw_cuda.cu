@@ -300,15 +300,27 @@ static void plane_shape(const GpucclFrame *f, int i, size_t *row_bytes,
     *rows = 0;
 }
 
+/* A frame in device memory as the kernels see it: its own planes. */
+static DevFrame device_frame(const GpucclFrame *frame)
+{
+  DevFrame df = frame_header(frame);
+  for (int i = 0; i < 3; i++) {
+    size_t row_bytes;
+    int rows;
+    plane_shape(frame, i, &row_bytes, &rows);
+    df.plane[i] = rows ? static_cast<uint8_t *>(frame->data[i]) : nullptr;
+    df.pitch[i] = frame->stride[i];
+  }
+  return df;
+}
+
 static size_t align256(size_t n)
 {
   return (n + 255) & ~(size_t)255;
 }
 
-/* Whether the frame's planes are in device memory (all of them: a frame
- * split between host and device is refused). */
-static GpucclStatus frame_on_device(const GpucclFrame *frame, bool *device,
-                                    GpucclError *error)
+GpucclStatus gpuccl_cuda_frame_on_device(const GpucclFrame *frame,
+                                         bool *device, GpucclError *error)
 {
   int on_device = 0, planes = 0;
   for (int i = 0; i < 3; i++) {
@@ -338,7 +350,7 @@ static GpucclStatus frame_on_device(const GpucclFrame *frame, bool *device,
 GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
                               const GpucclCudaDrawEnv *env,
                               const GpucclResult *last,
-                              const GpucclFrame *frame,
+                              const GpucclFrame *frame, bool in_place,
                               const GpucclDrawParams *params,
                               GpucclError *error)
 {
@@ -353,10 +365,6 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "drawing labels needs want_labels in the last "
                             "process call");
-  bool in_place = false;
-  GpucclStatus st = frame_on_device(frame, &in_place, error);
-  if (st != GPUCCL_OK)
-    return st;
   if (!in_place && !labels)
     return gpuccl_draw_on_host(last, frame, params, error);
 
@@ -368,7 +376,7 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
   }
   GpucclCudaDraw *s = *state;
 
-  DevFrame df = frame_header(frame);
+  DevFrame df = in_place ? device_frame(frame) : frame_header(frame);
   size_t row_bytes[3], offset[3], total = 0;
   int rows[3];
   for (int i = 0; i < 3; i++) {
@@ -376,7 +384,8 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
     offset[i] = total;
     total += in_place ? 0 : align256(row_bytes[i] * (size_t)rows[i]);
   }
-  st = ensure(env, (void **)&s->planes, &s->planes_bytes, total, error);
+  GpucclStatus st =
+      ensure(env, (void **)&s->planes, &s->planes_bytes, total, error);
   if (st == GPUCCL_OK)
     st = ensure(env, (void **)&s->blobs, &s->blobs_cap,
                 n_blobs * sizeof(GpucclBlob), error);
@@ -387,10 +396,6 @@ GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
     return st;
 
   cudaStream_t stream = env->stream;
-  for (int i = 0; i < 3 && in_place; i++) {
-    df.plane[i] = rows[i] ? static_cast<uint8_t *>(frame->data[i]) : nullptr;
-    df.pitch[i] = frame->stride[i];
-  }
   for (int i = 0; i < 3 && !in_place; i++) {
     df.plane[i] = rows[i] ? s->planes + offset[i] : nullptr;
     df.pitch[i] = row_bytes[i];
@@ -441,28 +446,11 @@ GpucclStatus gpuccl_cuda_draw_queue(const GpucclCudaDrawEnv *env,
                                     const uint32_t *count, size_t capacity,
                                     const GpucclFrame *frame,
                                     const GpucclDrawParams *params,
-                                    bool *queued, GpucclError *error)
+                                    GpucclError *error)
 {
-  *queued = false;
-  if (params->flags & ~(unsigned)(GPUCCL_DRAW_BOXES | GPUCCL_DRAW_CENTROIDS))
-    return GPUCCL_OK; /* labels: after the frame, with its pens */
-  bool on_device = false;
-  GpucclStatus st = frame_on_device(frame, &on_device, error);
-  if (st != GPUCCL_OK || !on_device)
-    return st;
-  if (params->flags) {
-    DevFrame df = frame_header(frame);
-    for (int i = 0; i < 3; i++) {
-      size_t row_bytes;
-      int rows;
-      plane_shape(frame, i, &row_bytes, &rows);
-      df.plane[i] = rows ? static_cast<uint8_t *>(frame->data[i]) : nullptr;
-      df.pitch[i] = frame->stride[i];
-    }
-    DRAW_CK(launch_outlines(df, table, capacity, count, params,
-                            env->sm_count, env->stream),
+  if (params->flags)
+    DRAW_CK(launch_outlines(device_frame(frame), table, capacity, count,
+                            params, env->sm_count, env->stream),
             "overlay boxes and crosses");
-  }
-  *queued = true;
   return GPUCCL_OK;
 }

@@ -27,27 +27,31 @@ struct GpucclCudaDrawEnv {
   void (*release)(void *p);
 };
 
-/* Draw `last` into `frame` per `params` (validated by the front). The
- * state is created at first use in *state. Every CUDA error becomes a
- * status with a message. */
+/* Whether the frame's planes are in device memory (all of them: a frame
+ * split between host and device is refused). */
+GpucclStatus gpuccl_cuda_frame_on_device(const GpucclFrame *frame,
+                                         bool *on_device, GpucclError *error);
+
+/* Draw `last` into `frame` (in device memory when on_device) per `params`
+ * (validated by the front), and wait. The state is created at first use
+ * in *state. Every CUDA error becomes a status with a message. */
 GpucclStatus gpuccl_cuda_draw(GpucclCudaDraw **state,
                               const GpucclCudaDrawEnv *env,
                               const GpucclResult *last,
-                              const GpucclFrame *frame,
+                              const GpucclFrame *frame, bool on_device,
                               const GpucclDrawParams *params,
                               GpucclError *error);
 
-/* Boxes and crosses of the blob table the frame is making on the device
- * (table, *count entries, at most capacity) queued on env->stream behind
- * it, for a frame in device memory; nothing waits. *queued is false (and
- * nothing is queued) for a host frame or labels: gpuccl_cuda_draw then
- * draws after the frame. */
+/* Boxes and crosses (params->flags has no labels) of the blob table the
+ * frame is making on the device (table, *count entries, at most capacity)
+ * into a frame in device memory, queued on env->stream behind it; nothing
+ * waits. */
 GpucclStatus gpuccl_cuda_draw_queue(const GpucclCudaDrawEnv *env,
                                     const GpucclBlob *table,
                                     const uint32_t *count, size_t capacity,
                                     const GpucclFrame *frame,
                                     const GpucclDrawParams *params,
-                                    bool *queued, GpucclError *error);
+                                    GpucclError *error);
 
 /* Free the state (NULL is fine); the stream must be idle. */
 void gpuccl_cuda_draw_free(GpucclCudaDraw *state, void (*release)(void *p));
