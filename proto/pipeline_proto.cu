@@ -11,6 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "random_image.h"
+
 #include "../kernels/cuda/tiled_frame.h"
 #include "../kernels/cuda/tiled_kernels.h"
 
@@ -25,20 +27,6 @@
 
 static cudaError_t dalloc(void **p, size_t n) { return cudaMalloc(p, n ? n : 1); }
 static void dfree(void *p) { cudaFree(p); }
-
-static std::vector<uint8_t> make_image(int W, int H, double d, int g, uint32_t seed)
-{
-  std::mt19937 rng(seed);
-  std::bernoulli_distribution b(d);
-  int gw = (W + g - 1) / g, gh = (H + g - 1) / g;
-  std::vector<uint8_t> cells((size_t)gw * gh), img((size_t)W * H);
-  for (auto &c : cells)
-    c = b(rng) ? 255 : 0;
-  for (int y = 0; y < H; y++)
-    for (int x = 0; x < W; x++)
-      img[(size_t)y * W + x] = cells[(size_t)(y / g) * gw + x / g];
-  return img;
-}
 
 // A spiral of width 1 with gaps of 1: one long thin component.
 static std::vector<uint8_t> make_spiral(int W, int H)

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "random_image.h"
+
 #define TILE_PROFILE 1
 #include "../kernels/cuda/tile_labeling.cuh"
 
@@ -134,20 +136,6 @@ static std::vector<TileRef> cpu_tiles(const std::vector<uint8_t> &img, int W, in
         }
     }
   return ref;
-}
-
-static std::vector<uint8_t> make_image(int W, int H, double d, int g, uint32_t seed)
-{
-  std::mt19937 rng(seed);
-  std::bernoulli_distribution b(d);
-  int gw = (W + g - 1) / g, gh = (H + g - 1) / g;
-  std::vector<uint8_t> cells((size_t)gw * gh), img((size_t)W * H);
-  for (auto &c : cells)
-    c = b(rng) ? 255 : 0;
-  for (int y = 0; y < H; y++)
-    for (int x = 0; x < W; x++)
-      img[(size_t)y * W + x] = cells[(size_t)(y / g) * gw + x / g];
-  return img;
 }
 
 struct Opts {
