@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The word logic of tile labeling (kernels/cuda/tile_words.cuh), on the CPU
+ * so CI checks it: for random pairs of rows of a 256-pixel tile, the key
+ * bits, first keys and extras computed word by word (carries passed as the
+ * kernel's carry-lookahead passes them) against a brute-force enumeration
+ * of runs and touching pairs: every touching pair of runs has exactly one
+ * key, the first key of each run names its leftmost touching run above
+ * (its first top neighbour), the extras name every other touching pair, and
+ * run_at maps each key to the two runs of the pair. Also run starts and
+ * ends against a walk along the row. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda/tile_words.cuh"
+
+#define WORDS 8
+#define WIDTH (32 * WORDS)
+
+static int failures;
+static long checks;
+
+#define EXPECT(cond, ...)                                                     \
+  do {                                                                        \
+    checks++;                                                                 \
+    if (!(cond)) {                                                            \
+      if (failures++ < 20) {                                                  \
+        printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
+        printf(__VA_ARGS__);                                                  \
+        printf("\n");                                                         \
+      }                                                                       \
+    }                                                                         \
+  } while (0)
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t next(void) /* xorshift64* */
+{
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return rng * 2685821657736338717ull;
+}
+
+static int px(const uint32_t *row, int x)
+{
+  return x >= 0 && x < WIDTH && (row[x / 32] >> (x % 32) & 1u);
+}
+
+/* A row of random runs: pixel density d (0..100) and runs of 1..g pixels
+ * on average, so long runs cross words. */
+static void random_row(uint32_t *row, int d, int g)
+{
+  memset(row, 0, WORDS * sizeof *row);
+  int on = (int)(next() % 100) < d;
+  for (int x = 0; x < WIDTH; x++) {
+    if (next() % (uint64_t)g == 0)
+      on = (int)(next() % 100) < d;
+    if (on)
+      row[x / 32] |= 1u << (x % 32);
+  }
+}
+
+typedef struct {
+  int a, b;
+} Run;
+
+static int runs_of(const uint32_t *row, Run *runs)
+{
+  int n = 0;
+  for (int x = 0; x < WIDTH; x++)
+    if (px(row, x) && !px(row, x - 1)) {
+      runs[n].a = x;
+      while (px(row, x + 1))
+        x++;
+      runs[n++].b = x;
+    }
+  return n;
+}
+
+static int touch(Run u, Run r, int conn8)
+{
+  return u.a <= r.b + conn8 && r.a <= u.b + conn8;
+}
+
+/* The kernel's words for one row pair: keys, first keys, extras, and the
+ * numbers of each word's first run start. */
+typedef struct {
+  uint32_t keys[WORDS], first[WORDS], extras[WORDS];
+  uint32_t starts_a[WORDS], starts_b[WORDS], base_a[WORDS], base_b[WORDS];
+} Words;
+
+static void kernel_words(const uint32_t *A, const uint32_t *B, int conn8,
+                         Words *w)
+{
+  struct FirstKeySum sums[WORDS];
+  uint32_t generate = 0, propagate = 0, na = 0, nb = 0;
+  for (int k = 0; k < WORDS; k++) {
+    const uint32_t al = k ? A[k - 1] : 0, bl = k ? B[k - 1] : 0;
+    w->keys[k] = pair_keys(A[k], al, B[k], bl, conn8);
+    sums[k] = first_key_sum(B[k], bl, w->keys[k]);
+    generate |= (uint32_t)sums[k].generate << k;
+    propagate |= (uint32_t)sums[k].propagate << k;
+    w->starts_a[k] = run_starts(A[k], al);
+    w->starts_b[k] = run_starts(B[k], bl);
+    w->base_a[k] = na;
+    w->base_b[k] = nb;
+    na += tile_popc(w->starts_a[k]);
+    nb += tile_popc(w->starts_b[k]);
+  }
+  /* The row is one of four in a warp's 32 lanes: put it in the second
+   * place, with random rows' carries around it that must not leak in. */
+  const uint32_t last = 0x80808080u;
+  const uint32_t noise = (uint32_t)next();
+  const uint32_t g = (noise & ~(0xffu << 8)) | generate << 8;
+  const uint32_t p = ((noise | (uint32_t)next()) & ~(0xffu << 8)) | propagate << 8;
+  const uint32_t carries = word_carries(g, p, last) >> 8;
+  for (int k = 0; k < WORDS; k++) {
+    w->first[k] = first_keys(sums[k], w->keys[k], carries >> k & 1u);
+    w->extras[k] = w->keys[k] & ~w->first[k];
+  }
+}
+
+static void check_pair(const uint32_t *A, const uint32_t *B, int conn8)
+{
+  Run ra[WIDTH / 2 + 1], rb[WIDTH / 2 + 1];
+  const int na = runs_of(A, ra), nb = runs_of(B, rb);
+  Words w;
+  kernel_words(A, B, conn8, &w);
+  /* Runs' starts and ends against the walk. */
+  for (int k = 0; k < WORDS; k++) {
+    uint32_t s = 0, e = 0;
+    for (int i = 0; i < 32; i++) {
+      const int x = 32 * k + i;
+      s |= (uint32_t)(px(B, x) && !px(B, x - 1)) << i;
+      e |= (uint32_t)(px(B, x) && !px(B, x + 1)) << i;
+    }
+    EXPECT(w.starts_b[k] == s, "starts of word %d", k);
+    EXPECT(run_ends(B[k], k + 1 < WORDS ? B[k + 1] : 0) == e, "ends of word %d", k);
+  }
+  /* Every key, mapped to its pair, against the brute-force pairs. */
+  static unsigned char seen[WIDTH / 2 + 1][WIDTH / 2 + 1], first_of[WIDTH / 2 + 1];
+  memset(seen, 0, sizeof seen);
+  memset(first_of, 0xff, sizeof first_of);
+  for (int k = 0; k < WORDS; k++)
+    for (uint32_t m = w.keys[k]; m; m &= m - 1) {
+      const int i = tile_lowest(m);
+      const uint32_t r = run_at(w.base_b[k], w.starts_b[k], i);
+      const uint32_t u = run_at(w.base_a[k], w.starts_a[k], i);
+      EXPECT(r < (uint32_t)nb && u < (uint32_t)na, "key at %d: runs %u %u", 32 * k + i, r, u);
+      if (r >= (uint32_t)nb || u >= (uint32_t)na)
+        continue;
+      EXPECT(touch(ra[u], rb[r], conn8), "key at %d: runs %u, %u do not touch",
+             32 * k + i, u, r);
+      EXPECT(!seen[r][u], "pair %u, %u keyed twice", u, r);
+      seen[r][u] = 1;
+      if (w.first[k] >> i & 1u) {
+        EXPECT(first_of[r] == 0xff, "run %u has two first keys", r);
+        first_of[r] = (unsigned char)u;
+      }
+    }
+  for (int r = 0; r < nb; r++) {
+    int leftmost = -1;
+    for (int u = 0; u < na; u++) {
+      if (!touch(ra[u], rb[r], conn8))
+        continue;
+      EXPECT(seen[r][u], "c%d: pair (%d..%d, %d..%d) has no key", conn8 ? 8 : 4,
+             ra[u].a, ra[u].b, rb[r].a, rb[r].b);
+      if (leftmost < 0)
+        leftmost = u;
+    }
+    EXPECT(leftmost < 0 ? first_of[r] == 0xff : first_of[r] == leftmost,
+           "c%d: run %d..%d: first key names run %d, first top neighbour %d",
+           conn8 ? 8 : 4, rb[r].a, rb[r].b, first_of[r] == 0xff ? -1 : first_of[r],
+           leftmost);
+  }
+}
+
+int main(void)
+{
+  uint32_t A[WORDS], B[WORDS];
+  static const int d[] = {0, 5, 30, 50, 60, 90, 100};
+  static const int g[] = {1, 2, 8, 40};
+  for (int iter = 0; iter < 20000; iter++) {
+    random_row(A, d[next() % 7], g[next() % 4]);
+    random_row(B, d[next() % 7], g[next() % 4]);
+    check_pair(A, B, 0);
+    check_pair(A, B, 1);
+  }
+  /* Runs that cross every word boundary, full rows, checkerboards. */
+  for (int s = 0; s < 4; s++) {
+    for (int k = 0; k < WORDS; k++) {
+      A[k] = s & 1 ? 0xffffffffu : 0x55555555u;
+      B[k] = s & 2 ? 0xffffffffu : 0xaaaaaaaau;
+    }
+    check_pair(A, B, 0);
+    check_pair(A, B, 1);
+  }
+  printf("%ld checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
