@@ -101,11 +101,16 @@ struct TileOutputs {
   uint32_t *n_closed;     /* per tile: closed pieces staged (passing) */
 };
 
-/* The tile shape of the library: 256 x 16 pixels, 256 threads (two per
- * word). Measured on the H100 against 256 x 32, 256 x 8 and 128 x 32, with
- * one or two threads per word: the fastest worst case at 2048^2 with both
- * connectivities (bench/README-gpu.md). */
-typedef Shape<8, 16, 256> LibraryShape;
+/* The tile shape of the library: 256 x 32 pixels, one thread per word.
+ * Open pieces, the seams' work, fall with the tile's height, not its
+ * width; 512 tiles of a 2048^2 frame run in one wave on an H100 at four
+ * tiles per multiprocessor (docs/benchmarks.md). */
+typedef Shape<8, 32, 256> LibraryShape;
+
+/* Pieces of several runs whose sums tile labeling holds in shared memory at
+ * once (the most that fits in 48 KB): a 256 x 32 tile has at most 2 048 of
+ * them, dense noise a few hundred, so one window nearly always does. */
+constexpr int LIBRARY_FCAP = 640;
 
 struct Filter {
   uint32_t min_area, max_area; /* max_area 0: no limit */
@@ -128,6 +133,12 @@ struct Frame {
    * and those before it (the scan, component_ids.cu). */
   unsigned long long *cell_count, *cell_before;
   uint32_t *header; /* {components, blobs, threshold} */
+  /* Bands (tile rows) number their components in raster order by a
+   * decoupled look-back (blob_records.cu): each band's status word, and
+   * the ticket that hands the bands out in order. Cleared by open merging
+   * for the next kernel. */
+  unsigned long long *band_status;
+  uint32_t *band_ticket;
 };
 
 /* Cells of a frame: one per image row and tile column. */

@@ -7,10 +7,6 @@
 
 namespace tile {
 
-/* Pieces whose sums are held in shared memory at once: a 256 x 16 tile
- * holds up to 2 048 (a checkerboard), dense noise about 500. */
-constexpr int LIBRARY_FCAP = 512;
-
 template <bool LABELS, GpucclPixelFormat FMT, bool CONN8>
 static cudaError_t launch(const Frame &f, uint32_t *labels,
                           cudaStream_t stream)

@@ -15,15 +15,18 @@ __device__ __forceinline__ int threshold_of(const Image &im)
   return im.d_threshold ? *im.d_threshold : im.threshold;
 }
 
-/* Foreground bits of four 8-bit samples packed in v, shifted to `at`. */
-__device__ __forceinline__ uint32_t bits_of_bytes(uint32_t v, unsigned thr,
-                                                  bool invert, int at)
+/* Foreground bits of four 8-bit samples packed in v (sample > thr, or <=
+ * with invert), as bits 0..3, without a comparison per sample: a sample is
+ * above thr exactly when adding 255 - thr (`above`, in every byte) carries
+ * out of its byte. The low seven bits of each byte are added apart so that
+ * no carry crosses bytes; the carries out are then gathered from the top
+ * bits (one multiply moves bits 7, 15, 23, 31 to 21..24). */
+__device__ __forceinline__ uint32_t bits_of_bytes(uint32_t v, uint32_t above,
+                                                  uint32_t flip)
 {
-  uint32_t m = 0;
-#pragma unroll
-  for (int i = 0; i < 4; i++)
-    m |= (uint32_t)((((v >> (8 * i)) & 0xffu) > thr) != invert) << i;
-  return m << at;
+  const uint32_t low = (v & 0x7f7f7f7fu) + (above & 0x7f7f7f7fu);
+  const uint32_t carry = ((v & above) | ((v | above) & low)) ^ flip;
+  return (((carry & 0x80808080u) >> 7) * 0x00204081u) >> 21 & 0xfu;
 }
 
 template <GpucclPixelFormat FMT>
@@ -55,14 +58,12 @@ __device__ __forceinline__ uint32_t load_word(const Image &im, unsigned thr,
       ((reinterpret_cast<uintptr_t>(row) + (uintptr_t)x) & 15) == 0) {
     const uint4 *p = reinterpret_cast<const uint4 *>(row + x);
     const uint4 a = __ldg(p), b = __ldg(p + 1);
-    m = bits_of_bytes(a.x, thr, im.invert, 0) |
-        bits_of_bytes(a.y, thr, im.invert, 4) |
-        bits_of_bytes(a.z, thr, im.invert, 8) |
-        bits_of_bytes(a.w, thr, im.invert, 12) |
-        bits_of_bytes(b.x, thr, im.invert, 16) |
-        bits_of_bytes(b.y, thr, im.invert, 20) |
-        bits_of_bytes(b.z, thr, im.invert, 24) |
-        bits_of_bytes(b.w, thr, im.invert, 28);
+    const uint32_t above = 0x01010101u * (255u - min(thr, 255u));
+    const uint32_t flip = im.invert ? 0x80808080u : 0u;
+    const uint32_t q[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+      m |= bits_of_bytes(q[j], above, flip) << (4 * j);
     return m;
   }
   const int n = min(32, im.width - x);
