@@ -1,12 +1,50 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The blob table: every passing component's record at its place (the pass
- * bits before its first pixel), with its id (the start bits before it,
- * plus one). One block per tile writes the tile's staged closed pieces and
- * the open roots it holds. */
+/* Blob records: component ids and the blob table in one kernel, one block
+ * per tile.
+ *
+ * Ids follow raster order of each component's first pixel (beyond the
+ * paper: HA4 numbers its labels by root address). The start bitmap marks
+ * every first pixel, the pass bitmap those of blobs that pass the area
+ * filter; a cell is one image row of one tile. Tile labeling counted its
+ * closed components per cell. A band (a row of tiles) interleaves its
+ * tiles' cells in raster order, so each tile scans the cells of its whole
+ * band: the closed counts, plus the open components whose first pixel the
+ * band holds (their roots lie in its tiles: a component's smallest slot is
+ * in the topmost tile row it reaches). The bands above are counted by a
+ * decoupled look-back (Merrill and Garland 2016) that each band's first
+ * tile runs; tiles are handed out in raster order by a ticket, so a tile
+ * only ever waits for tiles that are running or done. Then each passing
+ * component of the tile goes to its place in the table, with its id: the
+ * start and pass bits before its first pixel. */
+#include <cub/block/block_scan.cuh>
+
 #include "tile_samples.cuh" /* threshold_of */
 #include "tiled_kernels.h"
 
 namespace tile {
+
+namespace {
+
+typedef LibraryShape S;
+constexpr int THREADS = S::THREADS;
+constexpr int MAX_TILES_X = (GPUCCL_MAX_SIDE + S::W - 1) / S::W;
+typedef cub::BlockScan<unsigned long long, THREADS> CellScan;
+static_assert(THREADS == S::H * S::WORDS, "a thread per bitmap word");
+
+/* A band's status word: a flag and its counts, components | blobs << 31
+ * (each under 2^31: at most 2^27 pixels). */
+constexpr unsigned long long BAND_AGGREGATE = 1ull << 62;
+constexpr unsigned long long BAND_PREFIX = 2ull << 62;
+constexpr unsigned long long COUNTS = (1ull << 62) - 1;
+
+__device__ __forceinline__ unsigned long long to_status(unsigned long long c)
+{
+  return (c & 0xffffffffu) | (c >> 32) << 31;
+}
+__device__ __forceinline__ unsigned long long from_status(unsigned long long s)
+{
+  return (s & 0x7fffffffu) | (s >> 31 & 0x7fffffffu) << 32;
+}
 
 /* `before`: the components (low half) and blobs (high half) before the
  * blob's first pixel (x, y). */
@@ -26,73 +64,250 @@ __device__ __forceinline__ void write_blob(GpucclBlob *blobs,
                       (uint32_t)sum_y, (uint32_t)(sum_y >> 32));
 }
 
-__global__ void __launch_bounds__(256)
-    blob_records_kernel(Frame f, GpucclBlob *blobs)
-{
-  wait_for_previous();
-  typedef LibraryShape S;
-  const uint32_t t = blockIdx.x;
-  const uint32_t gx0 = (t % f.tiles_x) * S::W, gy0 = (t / f.tiles_x) * S::H;
+struct RecordsShared {
+  CellScan::TempStorage scan;
+  unsigned long long band_before; /* components and blobs of bands above */
+  uint32_t tile;
+  uint32_t open_before[MAX_TILES_X + 1]; /* open slots of the band's tiles */
+  uint32_t n_mine, mine[S::OPEN_CAP]; /* open roots with first pixel here */
   /* The tile's start and pass words and, per row, the bits before each
-   * word: a closed piece's place is then two shared loads away. */
-  __shared__ uint32_t s_bits[2][S::H][S::WORDS], s_before[2][S::H][S::WORDS];
-  if (threadIdx.x < S::H) {
-    const uint32_t y = threadIdx.x;
-    const size_t w0 = (size_t)(gy0 + y) * f.out.start_words +
-                      (t % f.tiles_x) * S::WORDS;
-    uint32_t all = 0, passed = 0;
-    for (int k = 0; k < S::WORDS; k++) {
-      s_bits[0][y][k] = f.out.start[w0 + k];
-      s_bits[1][y][k] = f.out.pass[w0 + k];
-      s_before[0][y][k] = all;
-      s_before[1][y][k] = passed;
-      all += __popc(s_bits[0][y][k]);
-      passed += __popc(s_bits[1][y][k]);
+   * word: a component's place is then two shared loads away. */
+  uint32_t bits[2][S::H][S::WORDS];
+  uint32_t before[2][S::H][S::WORDS];
+};
+
+struct BlobRecords {
+  const Frame &f;
+  GpucclBlob *blobs;
+  RecordsShared &s;
+  unsigned long long *cells; /* the band's cells: counts, then offsets */
+  const int t;
+  uint32_t tile = 0, band = 0, tx = 0, n_cells = 0;
+  size_t cell0 = 0; /* the band's first cell in the frame */
+
+  /* This block's tile; the band's closed counts, the tile's bitmaps. */
+  __device__ void take_tile()
+  {
+    if (t == 0) {
+      s.tile = atomicAdd(f.band_ticket, 1u);
+      s.n_mine = 0;
+    }
+    __syncthreads();
+    tile = s.tile;
+    band = tile / f.tiles_x;
+    tx = tile % f.tiles_x;
+    const int rows = min(S::H, f.image.height - (int)band * S::H);
+    n_cells = (uint32_t)rows * f.tiles_x;
+    cell0 = (size_t)band * S::H * f.tiles_x;
+    for (uint32_t i = t; i < n_cells; i += THREADS)
+      cells[i] = f.cell_count[cell0 + i];
+    const int y = t / S::WORDS, k = t % S::WORDS;
+    const size_t word =
+        (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
+    s.bits[0][y][k] = f.out.start[word];
+    s.bits[1][y][k] = f.out.pass[word];
+    if (t < f.tiles_x)
+      s.open_before[t + 1] = f.out.n_open[band * f.tiles_x + t];
+    __syncthreads();
+    if (t == 0) {
+      s.open_before[0] = 0;
+      for (int i = 1; i <= f.tiles_x; i++)
+        s.open_before[i] += s.open_before[i - 1];
+    }
+    __syncthreads();
+  }
+
+  /* The open slot of the band's i-th open piece. */
+  __device__ uint32_t open_piece(uint32_t i) const
+  {
+    int lo = 0, hi = f.tiles_x - 1; /* the last tile with before <= i */
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (s.open_before[mid] <= i)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return (band * f.tiles_x + lo) * S::OPEN_CAP + i - s.open_before[lo];
+  }
+
+  /* Open components: their counts into the band's cells; those whose
+   * first pixel is in this tile into its bitmaps and its list. */
+  __device__ void add_open_roots()
+  {
+    const OpenPieces &o = f.out.open;
+    const uint32_t w = (uint32_t)f.image.width;
+    for (uint32_t i = t; i < s.open_before[f.tiles_x]; i += THREADS) {
+      const uint32_t p = open_piece(i);
+      if (o.parent[p] != p)
+        continue;
+      const uint32_t x = o.key[p] % w, y = o.key[p] / w - band * S::H;
+      const bool passes = f.filter.passes(o.area[p]);
+      atomicAdd(cells + y * f.tiles_x + x / S::W,
+                1ull | (unsigned long long)passes << 32);
+      if (x / S::W != tx)
+        continue;
+      const uint32_t bit = 1u << (x & 31), k = x % S::W / 32;
+      atomicOr(&s.bits[0][y][k], bit);
+      if (passes)
+        atomicOr(&s.bits[1][y][k], bit);
+      s.mine[atomicAdd(&s.n_mine, 1u)] = p;
+    }
+    __syncthreads();
+  }
+
+  /* The band's cells become offsets within the band; returns its counts. */
+  __device__ unsigned long long scan_cells()
+  {
+    unsigned long long carry = 0;
+    for (uint32_t c0 = 0; c0 < n_cells; c0 += THREADS) {
+      const uint32_t i = c0 + t;
+      const unsigned long long v = i < n_cells ? cells[i] : 0;
+      unsigned long long before, total;
+      CellScan(s.scan).ExclusiveSum(v, before, total);
+      if (i < n_cells)
+        cells[i] = carry + before;
+      carry += total;
+      __syncthreads();
+    }
+    return carry;
+  }
+
+  /* The counts of the bands above, by the band's first tile, one warp:
+   * publish the band's counts, then add up the earlier bands' 32 at a time
+   * back to the nearest one that knows its prefix, and publish the band's
+   * prefix. */
+  __device__ unsigned long long look_back(unsigned long long counts) const
+  {
+    volatile unsigned long long *status = f.band_status;
+    const int lane = t & 31;
+    if (lane == 0 && band > 0)
+      status[band] = BAND_AGGREGATE | to_status(counts);
+    unsigned long long before = 0;
+    for (int j0 = (int)band - 1; j0 >= 0; j0 -= 32) {
+      const int j = j0 - lane;
+      unsigned long long v = BAND_PREFIX; /* before the first band: 0 */
+      while (j >= 0 && !((v = status[j]) & ~COUNTS))
+        ; /* not published yet: that band's first tile is running */
+      const uint32_t known =
+          __ballot_sync(0xffffffffu, (v & BAND_PREFIX) != 0);
+      const int nearest = known ? __ffs(known) - 1 : 31;
+      unsigned long long add = lane <= nearest ? from_status(v & COUNTS) : 0;
+      for (int d = 16; d; d >>= 1)
+        add += __shfl_xor_sync(0xffffffffu, add, d);
+      before += add;
+      if (known)
+        break;
+    }
+    if (lane == 0)
+      status[band] = BAND_PREFIX | to_status(before + counts);
+    return before;
+  }
+
+  /* The counts of the bands above: the band's first tile looks back, its
+   * other tiles wait for the band's prefix. Then the tile's offsets. */
+  __device__ void band_prefix(unsigned long long counts)
+  {
+    if (tx == 0 && t < 32) {
+      const unsigned long long before = look_back(counts);
+      if (t == 0)
+        s.band_before = before;
+    } else if (tx != 0 && t == 0) {
+      volatile unsigned long long *status = f.band_status;
+      unsigned long long v;
+      while (!((v = status[band]) & BAND_PREFIX))
+        ;
+      s.band_before = from_status(v & COUNTS) - counts;
+    }
+    /* Bits before each word of a row, for the places below. */
+    if (t < S::H) {
+      uint32_t all = 0, passed = 0;
+      for (int k = 0; k < S::WORDS; k++) {
+        s.before[0][t][k] = all;
+        s.before[1][t][k] = passed;
+        all += __popc(s.bits[0][t][k]);
+        passed += __popc(s.bits[1][t][k]);
+      }
+    }
+    __syncthreads();
+    if (t < S::H && (uint32_t)t * f.tiles_x < n_cells) {
+      const uint32_t c = t * f.tiles_x + tx;
+      f.cell_before[cell0 + c] = s.band_before + cells[c];
+    }
+    const int y = t / S::WORDS, k = t % S::WORDS;
+    const size_t word =
+        (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
+    f.out.start[word] = s.bits[0][y][k];
+    f.out.pass[word] = s.bits[1][y][k];
+  }
+
+  /* Components and blobs before the tile's pixel (lx, ly). */
+  __device__ unsigned long long before(uint32_t lx, uint32_t ly) const
+  {
+    const uint32_t k = lx / 32, below = (1u << (lx & 31)) - 1u;
+    return s.band_before + cells[ly * f.tiles_x + tx] +
+           (s.before[0][ly][k] + __popc(s.bits[0][ly][k] & below)) +
+           ((unsigned long long)(s.before[1][ly][k] +
+                                 __popc(s.bits[1][ly][k] & below))
+            << 32);
+  }
+
+  /* The tile's staged closed pieces and its open roots, each at its place. */
+  __device__ void write_records()
+  {
+    const uint32_t gx0 = tx * S::W, gy0 = band * S::H;
+    const uint32_t n_closed = f.out.n_closed[tile];
+    for (uint32_t i = t; i < n_closed; i += THREADS) {
+      const uint4 q = f.out.closed.rec[(size_t)tile * S::CLOSED_CAP + i];
+      const uint32_t px = q.x & 0xffffu, area = q.x >> 16;
+      const uint32_t ly = px / S::W, lx = px % S::W;
+      write_blob(blobs, before(lx, ly), gy0 + ly, area,
+                 q.y + (unsigned long long)area * gx0,
+                 q.z + (unsigned long long)area * gy0, gx0 + (q.w & 0xff),
+                 gx0 + ((q.w >> 8) & 0xff), gy0 + (q.w >> 16));
+    }
+    const OpenPieces &o = f.out.open;
+    const uint32_t w = (uint32_t)f.image.width;
+    for (uint32_t i = t; i < s.n_mine; i += THREADS) {
+      const uint32_t p = s.mine[i];
+      if (!f.filter.passes(o.area[p]))
+        continue;
+      const uint32_t x = o.key[p] % w, y = o.key[p] / w;
+      write_blob(blobs, before(x - gx0, y - gy0), y, o.area[p], o.sum_x[p],
+                 o.sum_y[p], o.x0[p], o.x1[p], o.y1[p]);
     }
   }
-  __syncthreads();
-  const uint32_t n_closed = f.out.n_closed[t];
-  for (uint32_t i = threadIdx.x; i < n_closed; i += blockDim.x) {
-    const uint4 q = f.out.closed.rec[(size_t)t * S::CLOSED_CAP + i];
-    const uint32_t px = q.x & 0xffffu, area = q.x >> 16;
-    const uint32_t ly = px / S::W, lx = px % S::W, k = lx / 32;
-    const uint32_t below = (1u << (lx & 31)) - 1u;
-    const unsigned long long before =
-        f.cell_before[(size_t)(gy0 + ly) * f.tiles_x + t % f.tiles_x] +
-        (s_before[0][ly][k] + __popc(s_bits[0][ly][k] & below)) +
-        ((unsigned long long)(s_before[1][ly][k] +
-                              __popc(s_bits[1][ly][k] & below))
-         << 32);
-    write_blob(blobs, before, gy0 + ly, area,
-               q.y + (unsigned long long)area * gx0,
-               q.z + (unsigned long long)area * gy0, gx0 + (q.w & 0xff),
-               gx0 + ((q.w >> 8) & 0xff), gy0 + (q.w >> 16));
-  }
-  const OpenPieces &o = f.out.open;
-  const uint32_t n_open = f.out.n_open[t];
-  for (uint32_t i = threadIdx.x; i < n_open; i += blockDim.x) {
-    const uint32_t p = t * S::OPEN_CAP + i;
-    if (o.parent[p] != p || !f.filter.passes(o.area[p]))
-      continue;
-    const uint32_t key = o.key[p], w = (uint32_t)f.image.width;
-    write_blob(blobs, components_before<S>(f, key % w, key / w), key / w,
-               o.area[p], o.sum_x[p], o.sum_y[p], o.x0[p], o.x1[p], o.y1[p]);
-  }
-  if (t == 0 && threadIdx.x == 0) {
-    /* The totals: the last cell's offsets and counts. */
-    const size_t last = frame_cells(f) - 1;
-    const unsigned long long total = f.cell_before[last] + f.cell_count[last];
+};
+
+__global__ void __launch_bounds__(THREADS)
+    blob_records_kernel(Frame f, GpucclBlob *blobs)
+{
+  __shared__ RecordsShared s;
+  extern __shared__ unsigned long long cells[];
+  wait_for_previous();
+  allow_next();
+  BlobRecords r{f, blobs, s, cells, (int)threadIdx.x};
+  r.take_tile();
+  r.add_open_roots();
+  const unsigned long long counts = r.scan_cells();
+  r.band_prefix(counts);
+  r.write_records();
+  if (r.tile == (uint32_t)(f.tiles_x * f.tiles_y) - 1 && threadIdx.x == 0) {
+    const unsigned long long total = s.band_before + counts;
     f.header[0] = (uint32_t)total;
     f.header[1] = (uint32_t)(total >> 32);
     f.header[2] = (uint32_t)threshold_of(f.image);
   }
 }
 
+} /* namespace */
+
 cudaError_t launch_blob_records(const Frame &f, GpucclBlob *blobs,
                                 cudaStream_t stream)
 {
-  return launch_dependent(blob_records_kernel, f.tiles_x * f.tiles_y, 256, 0,
-                          stream, f, blobs);
+  const size_t cells = (size_t)S::H * f.tiles_x * sizeof(unsigned long long);
+  return launch_dependent(blob_records_kernel, f.tiles_x * f.tiles_y, THREADS,
+                          cells, stream, f, blobs);
 }
 
 } /* namespace tile */

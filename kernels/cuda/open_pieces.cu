@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Open pieces after seam merging, one block per tile over its own pieces.
- * Open merging: HA4's features (Alg. 6) for the components that cross
- * seams: every piece adds its partial area, sums and box into its root,
- * and the root keeps the smallest first pixel (raster order) of its
- * pieces. Open roots (beyond the paper): each root is one whole component;
- * its first pixel goes into the start bitmap and, when it passes the area
- * filter, into the pass bitmap, and its cell's counts grow by one. */
+/* Open merging: HA4's features (Alg. 6) for the components that cross
+ * seams, after seam merging; one block per tile over its
+ * own open pieces: every piece adds its partial area, sums and box into its
+ * root, and the root keeps the smallest first pixel (raster order) of its
+ * pieces. The root is the component's smallest slot, in the topmost tile
+ * row the component reaches: the row of its first pixel. */
 #include "tiled_kernels.h"
 
 namespace tile {
@@ -57,8 +56,14 @@ __device__ __forceinline__ Partial warp_combine(Partial v)
 __global__ void __launch_bounds__(OPEN_THREADS) open_merging_kernel(Frame f)
 {
   wait_for_previous();
+  allow_next();
   const OpenPieces &o = f.out.open;
   const uint32_t t = blockIdx.x, n = f.out.n_open[t];
+  /* The next kernel's look-back starts from nothing. */
+  if (threadIdx.x == 0 && t < (uint32_t)f.tiles_y)
+    f.band_status[t] = 0;
+  if (threadIdx.x == 0 && t == 0)
+    *f.band_ticket = 0;
   const uint32_t lane = threadIdx.x & 31;
   /* Whole warps go round together (the warp sums need them all). */
   for (uint32_t i0 = threadIdx.x - lane; i0 < n; i0 += OPEN_THREADS) {
@@ -98,36 +103,9 @@ __global__ void __launch_bounds__(OPEN_THREADS) open_merging_kernel(Frame f)
   }
 }
 
-__global__ void __launch_bounds__(OPEN_THREADS) open_roots_kernel(Frame f)
-{
-  wait_for_previous();
-  const OpenPieces &o = f.out.open;
-  const uint32_t t = blockIdx.x, n = f.out.n_open[t];
-  for (uint32_t i = threadIdx.x; i < n; i += OPEN_THREADS) {
-    const uint32_t p = t * LibraryShape::OPEN_CAP + i;
-    if (o.parent[p] != p)
-      continue;
-    const uint32_t key = o.key[p], w = (uint32_t)f.image.width;
-    const uint32_t y = key / w, x = key % w;
-    const size_t word = (size_t)y * f.out.start_words + (x >> 5);
-    const bool passes = f.filter.passes(o.area[p]);
-    atomicOr(f.out.start + word, 1u << (x & 31));
-    if (passes)
-      atomicOr(f.out.pass + word, 1u << (x & 31));
-    atomicAdd(f.cell_count + (size_t)y * f.tiles_x + x / LibraryShape::W,
-              1ull | (unsigned long long)passes << 32);
-  }
-}
-
 cudaError_t launch_open_merging(const Frame &f, cudaStream_t stream)
 {
   return launch_dependent(open_merging_kernel, f.tiles_x * f.tiles_y,
-                          OPEN_THREADS, 0, stream, f);
-}
-
-cudaError_t launch_open_roots(const Frame &f, cudaStream_t stream)
-{
-  return launch_dependent(open_roots_kernel, f.tiles_x * f.tiles_y,
                           OPEN_THREADS, 0, stream, f);
 }
 

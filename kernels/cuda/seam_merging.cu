@@ -57,6 +57,7 @@ __device__ __forceinline__ void merge_across(uint32_t *P, bool conn8,
 __global__ void seam_merging_kernel(Frame f)
 {
   wait_for_previous();
+  allow_next();
   const Seams &sm = f.out.seams;
   uint32_t *P = f.out.open.parent;
   /* Under 2^31 seam pixels at GPUCCL_MAX_SIDE: 32-bit indexing. */

@@ -76,15 +76,18 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
       (e = take(b, &f.cell_count, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.cell_before, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.header, 3, alloc)) ||
+      (e = take(b, &f.band_status, (size_t)f.tiles_y, alloc)) ||
+      (e = take(b, &f.band_ticket, 1, alloc)) ||
       (e = take(b, &b.blobs, max_components(width, height), alloc)))
     return e;
   f.image.width = width;
   f.image.height = height;
-  size_t bytes = 0;
-  if ((e = launch_component_ids(f, nullptr, bytes, nullptr)))
+  /* Once: each frame leaves them as it found them. */
+  if ((e = cudaMemset(f.band_status, 0,
+                      f.tiles_y * sizeof *f.band_status)) ||
+      (e = cudaMemset(f.band_ticket, 0, sizeof *f.band_ticket)))
     return e;
-  b.scan_temp_bytes = bytes;
-  return take(b, reinterpret_cast<uint8_t **>(&b.scan_temp), bytes, alloc);
+  return cudaStreamSynchronize(0); /* before any kernel of any stream */
 }
 
 void buffers_free(Buffers &b, DeviceFree release)
@@ -95,7 +98,8 @@ void buffers_free(Buffers &b, DeviceFree release)
                o.closed.rec,  o.seams.top, o.seams.bottom,  o.seams.left,
                o.seams.right, o.start,     o.pass,          o.n_open,
                o.n_closed,    b.frame.cell_count, b.frame.cell_before,
-               b.frame.header, b.blobs, b.scan_temp};
+               b.frame.header, b.frame.band_status,
+               b.frame.band_ticket, b.blobs};
   for (void *q : p)
     release(q);
   memset(&b, 0, sizeof b);
@@ -105,12 +109,9 @@ cudaError_t enqueue_frame(const Buffers &b, const Frame &f, uint32_t *labels,
                           cudaStream_t stream)
 {
   cudaError_t e;
-  size_t bytes = b.scan_temp_bytes;
   if ((e = launch_tile_labeling(f, stream)) ||
       (e = launch_seam_merging(f, stream)) ||
       (e = launch_open_merging(f, stream)) ||
-      (e = launch_open_roots(f, stream)) ||
-      (e = launch_component_ids(f, b.scan_temp, bytes, stream)) ||
       (e = launch_blob_records(f, b.blobs, stream)))
     return e;
   return labels ? launch_label_image(f, labels, stream) : cudaSuccess;

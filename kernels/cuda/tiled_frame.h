@@ -18,8 +18,6 @@ struct Buffers {
   int width, height;
   Frame frame;       /* views of the buffers below, image unset */
   GpucclBlob *blobs; /* the table: every component can pass */
-  void *scan_temp;   /* CUB's, for the component ids */
-  size_t scan_temp_bytes;
   size_t bytes; /* device memory held */
 };
 
@@ -33,9 +31,9 @@ void buffers_free(Buffers &b, DeviceFree release);
 size_t max_components(int width, int height);
 
 /* The kernels of one frame, in order, on one stream: tile labeling, seam
- * merging, open merging, open roots, component ids, blob records, and the
- * label image when labels is not NULL. f.image, f.filter and f.conn8 set
- * by the caller. */
+ * merging, open merging, blob records, and the label image when labels is
+ * not NULL.
+ * f.image, f.filter and f.conn8 set by the caller. */
 cudaError_t enqueue_frame(const Buffers &b, const Frame &f, uint32_t *labels,
                           cudaStream_t stream);
 

@@ -6,11 +6,9 @@
  *   seam merging     Alg. 4, open pieces only            seam_merging.cu
  *   open merging     Alg. 6 for open pieces: partial     open_pieces.cu
  *                    features into their root
- *   open roots       beyond the paper: first pixels of   open_pieces.cu
- *                    open components into the bitmaps
- *   component ids    beyond the paper: one scan of the   component_ids.cu
- *                    counts per cell (raster order)
- *   blob records     the blob table, in id order         blob_records.cu
+ *   blob records     beyond the paper: ids in raster     blob_records.cu
+ *                    order (decoupled look-back over
+ *                    bands of tiles), the blob table
  *   label image      Alg. 5, only when asked for         tile_labeling.cu
  *
  * Each returns the launch's error. */
@@ -25,8 +23,9 @@ namespace tile {
 
 /* Programmatic dependent launch (Hopper and later): each kernel of the
  * sequence is launched while the one before it still runs, and waits for
- * it at its start (wait_for_previous), so the launch latency between the
- * short kernels of the tail is hidden. Elsewhere, plain launches. */
+ * it at its start (wait_for_previous), once every block of that one has
+ * allowed it (allow_next), so the launch latency between the short kernels
+ * of the tail is hidden. Elsewhere, plain launches. */
 bool dependent_launch_supported();
 
 template <typename... Params, typename... Args>
@@ -54,15 +53,21 @@ __device__ __forceinline__ void wait_for_previous()
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
+
+/* Let the next kernel of the sequence start its blocks now: they wait for
+ * this one in wait_for_previous(). Without it the next kernel launches only
+ * once every block of this one has exited. */
+__device__ __forceinline__ void allow_next()
+{
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
 #endif
 
 cudaError_t launch_tile_labeling(const Frame &f, cudaStream_t stream);
 cudaError_t launch_seam_merging(const Frame &f, cudaStream_t stream);
 cudaError_t launch_open_merging(const Frame &f, cudaStream_t stream);
-cudaError_t launch_open_roots(const Frame &f, cudaStream_t stream);
-/* CUB's temporary storage for the scan: query with temp == NULL. */
-cudaError_t launch_component_ids(const Frame &f, void *temp,
-                                 size_t &temp_bytes, cudaStream_t stream);
 cudaError_t launch_blob_records(const Frame &f, GpucclBlob *blobs,
                                 cudaStream_t stream);
 cudaError_t launch_label_image(const Frame &f, uint32_t *labels,

@@ -8,10 +8,10 @@
 //  - seam merging: two open pieces share a root iff the whole image's
 //    labeling puts them in one component;
 //  - open merging: each root holds its whole component's features;
-//  - open roots + component ids: the start bitmap marks every component's
-//    first pixel, and each cell's offset counts those before it;
-//  - blob records and label image: the table and the labels of the whole
-//    image, with and without an area filter.
+//  - blob records: the start bitmap marks every component's first pixel,
+//    each cell's offset counts those before it, and the table is the
+//    whole image's, with and without an area filter;
+//  - label image: the labels of the whole image.
 // Exit 77 without a usable CUDA device.
 #include <algorithm>
 #include <cstdio>
@@ -330,7 +330,6 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
     r.f.image.threshold = 127;
     r.f.filter = tile::Filter{min_area, max_area};
     r.f.conn8 = conn == 8;
-    size_t bytes = r.b.scan_temp_bytes;
     CK(tile::launch_tile_labeling(r.f, 0));
     if (!filtered)
       check_tile_labeling(r);
@@ -338,10 +337,8 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
     check_seam_merging(r, whole);
     CK(tile::launch_open_merging(r.f, 0));
     check_open_merging(r, whole);
-    CK(tile::launch_open_roots(r.f, 0));
-    CK(tile::launch_component_ids(r.f, r.b.scan_temp, bytes, 0));
-    check_component_ids(r, whole, min_area, max_area);
     CK(tile::launch_blob_records(r.f, r.b.blobs, 0));
+    check_component_ids(r, whole, min_area, max_area);
     CK(tile::launch_label_image(r.f, r.d_labels, 0));
     check_table_and_labels(r, whole, min_area, max_area);
   }
