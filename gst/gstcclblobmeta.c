@@ -116,6 +116,59 @@ scale_blob (GstCclBlob * b, guint iw, guint ih, guint ow, guint oh)
   b->sum_y = (guint64) llround (scale_coordinate (cy, ih, oh) * b->area);
 }
 
+/* Where the picture lies in a scaled frame. videoscale's default
+ * (add-borders=true) keeps the display aspect ratio: when the output's
+ * differs, the picture is centred between borders, as computed here the
+ * way videoscale computes them. FALSE when it has no area. */
+static gboolean
+picture_rect (const GstVideoInfo * in, const GstVideoInfo * out,
+    GstVideoRectangle * r)
+{
+  gint from_n, from_d, to_n, to_d, n, d;
+
+  *r = (GstVideoRectangle) {
+  0, 0, GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out)};
+  if (in->par_n <= 0 || in->par_d <= 0 || out->par_n <= 0 || out->par_d <= 0
+      || !gst_util_fraction_multiply (in->width, in->height, in->par_n,
+          in->par_d, &from_n, &from_d)
+      || !gst_util_fraction_multiply (out->width, out->height, out->par_n,
+          out->par_d, &to_n, &to_d)
+      || (from_n == to_n && from_d == to_d)
+      || !gst_util_fraction_multiply (from_n, from_d, out->par_d, out->par_n,
+          &n, &d))
+    return TRUE;
+  r->h = (gint) gst_util_uint64_scale_int (out->width, d, n);
+  if (r->h <= out->height) {
+    r->y = (out->height - r->h) / 2;
+  } else {
+    r->h = out->height;
+    r->w = (gint) gst_util_uint64_scale_int (out->height, n, d);
+    r->x = (out->width - r->w) / 2;
+  }
+  return r->w > 0 && r->h > 0;
+}
+
+/* Scale the table of dmeta (iw x ih) into the picture rectangle r of a
+ * frame of ow x oh. */
+static void
+scale_table (GstCclBlobMeta * dmeta, guint iw, guint ih, guint ow, guint oh,
+    const GstVideoRectangle * r)
+{
+  dmeta->width = ow;
+  dmeta->height = oh;
+  for (guint i = 0; i < dmeta->n_blobs; i++) {
+    GstCclBlob *b = &dmeta->blobs[i];
+
+    scale_blob (b, iw, ih, r->w, r->h);
+    b->x0 += r->x;
+    b->x1 += r->x;
+    b->y0 += r->y;
+    b->y1 += r->y;
+    b->sum_x += (guint64) r->x * b->area;
+    b->sum_y += (guint64) r->y * b->area;
+  }
+}
+
 static gboolean
 gst_ccl_blob_meta_transform (GstBuffer * dest, GstMeta * meta,
     GstBuffer * buffer, GQuark type, gpointer data)
@@ -135,18 +188,16 @@ gst_ccl_blob_meta_transform (GstBuffer * dest, GstMeta * meta,
     guint ow = GST_VIDEO_INFO_WIDTH (trans->out_info);
     guint oh = GST_VIDEO_INFO_HEIGHT (trans->out_info);
     guint iw = src->width, ih = src->height;
+    GstVideoRectangle picture;
 
     /* Coordinates are 16-bit: no sides beyond 65 536 pixels. */
     if (iw == 0 || ih == 0 || ow == 0 || oh == 0 ||
-        ow > G_MAXUINT16 + 1 || oh > G_MAXUINT16 + 1)
+        ow > G_MAXUINT16 + 1 || oh > G_MAXUINT16 + 1 ||
+        !picture_rect (trans->in_info, trans->out_info, &picture))
       return FALSE;
     dmeta = copy_meta (dest, src);
-    if (dmeta) {
-      dmeta->width = ow;
-      dmeta->height = oh;
-      for (guint i = 0; i < dmeta->n_blobs; i++)
-        scale_blob (&dmeta->blobs[i], iw, ih, ow, oh);
-    }
+    if (dmeta)
+      scale_table (dmeta, iw, ih, ow, oh, &picture);
   } else {
     /* Flips, crops and other transforms are not supported: dropped. */
     return FALSE;
