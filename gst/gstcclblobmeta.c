@@ -44,6 +44,7 @@ gst_ccl_blob_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   bmeta->processing_ns = 0;
   bmeta->tracking_ns = 0;
   bmeta->n_roi_metas = 0;
+  bmeta->source = 0;
   return TRUE;
 }
 
@@ -70,6 +71,7 @@ copy_meta (GstBuffer * dest, const GstCclBlobMeta * src)
     dmeta->processing_ns = src->processing_ns;
     dmeta->tracking_ns = src->tracking_ns;
     dmeta->n_roi_metas = src->n_roi_metas;
+    dmeta->source = src->source;
   }
   return dmeta;
 }
@@ -243,6 +245,104 @@ gst_buffer_get_ccl_blob_meta (GstBuffer * buffer)
 
   return (GstCclBlobMeta *) gst_buffer_get_meta (buffer,
       GST_CCL_BLOB_META_API_TYPE);
+}
+
+/**
+ * gst_buffer_get_n_ccl_blob_metas:
+ * @buffer: a #GstBuffer
+ *
+ * Returns: how many blob tables @buffer carries (one per gpucclblob it
+ *   went through)
+ */
+guint
+gst_buffer_get_n_ccl_blob_metas (GstBuffer * buffer)
+{
+  gpointer state = NULL;
+  guint n = 0;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), 0);
+
+  while (gst_buffer_iterate_meta_filtered (buffer, &state,
+          GST_CCL_BLOB_META_API_TYPE))
+    n++;
+  return n;
+}
+
+/**
+ * gst_buffer_get_nth_ccl_blob_meta:
+ * @buffer: a #GstBuffer
+ * @index: 0 for the table attached first (the most upstream gpucclblob)
+ *
+ * Returns: (transfer none) (nullable): the @index-th blob table of
+ *   @buffer, %NULL past the last
+ */
+GstCclBlobMeta *
+gst_buffer_get_nth_ccl_blob_meta (GstBuffer * buffer, guint index)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+
+  while ((m = gst_buffer_iterate_meta_filtered (buffer, &state,
+              GST_CCL_BLOB_META_API_TYPE)))
+    if (index-- == 0)
+      return (GstCclBlobMeta *) m;
+  return NULL;
+}
+
+/**
+ * gst_buffer_get_ccl_blob_meta_by_source:
+ * @buffer: a #GstBuffer
+ * @source: the name of the gpucclblob element
+ *
+ * Returns: (transfer none) (nullable): the blob table that element
+ *   attached to @buffer (the last one when it did so twice), %NULL when
+ *   none
+ */
+GstCclBlobMeta *
+gst_buffer_get_ccl_blob_meta_by_source (GstBuffer * buffer,
+    const gchar * source)
+{
+  GQuark q = source ? g_quark_try_string (source) : 0;
+  GstCclBlobMeta *found = NULL;
+  gpointer state = NULL;
+  GstMeta *m;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+
+  while (q && (m = gst_buffer_iterate_meta_filtered (buffer, &state,
+              GST_CCL_BLOB_META_API_TYPE)))
+    if (((GstCclBlobMeta *) m)->source == q)
+      found = (GstCclBlobMeta *) m;
+  return found;
+}
+
+/**
+ * gst_ccl_blob_meta_get_source:
+ * @meta: a #GstCclBlobMeta
+ *
+ * Returns: (nullable): the name of the element that attached @meta
+ */
+const gchar *
+gst_ccl_blob_meta_get_source (const GstCclBlobMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+
+  return meta->source ? g_quark_to_string (meta->source) : NULL;
+}
+
+/**
+ * gst_ccl_blob_meta_set_source:
+ * @meta: a #GstCclBlobMeta
+ * @source: (nullable): the name of the element attaching it
+ */
+void
+gst_ccl_blob_meta_set_source (GstCclBlobMeta * meta, const gchar * source)
+{
+  g_return_if_fail (meta != NULL);
+
+  meta->source = source ? g_quark_from_string (source) : 0;
 }
 
 /**

@@ -123,13 +123,18 @@ gst_gpuccl_blob_query (GstBaseTransform * trans, GstPadDirection direction,
 }
 #endif
 
-/* Controlled properties follow the stream time of each buffer. */
+/* Controlled properties follow the stream time of each buffer; a segment
+ * in another format (BYTES from a raw file source) has no stream time to
+ * follow, and asking would be a CRITICAL per buffer. */
 static void
 gst_gpuccl_blob_before_transform (GstBaseTransform * trans, GstBuffer * buf)
 {
-  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
+  GstClockTime stream_time;
 
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
+  stream_time = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
