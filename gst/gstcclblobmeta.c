@@ -194,12 +194,18 @@ gst_ccl_blob_meta_transform (GstBuffer * dest, GstMeta * meta,
 
     /* Coordinates are 16-bit: no sides beyond 65 536 pixels. */
     if (iw == 0 || ih == 0 || ow == 0 || oh == 0 ||
-        ow > G_MAXUINT16 + 1 || oh > G_MAXUINT16 + 1 ||
-        !picture_rect (trans->in_info, trans->out_info, &picture))
+        ow > G_MAXUINT16 + 1 || oh > G_MAXUINT16 + 1)
       return FALSE;
     dmeta = copy_meta (dest, src);
-    if (dmeta)
+    /* A picture without area shows no blob: an empty table (and the blobs'
+     * ROI metas go, see gst_ccl_blob_restore_roi_metas). */
+    if (dmeta && !picture_rect (trans->in_info, trans->out_info, &picture)) {
+      dmeta->n_blobs = dmeta->n_roi_metas = 0;
+      dmeta->width = ow;
+      dmeta->height = oh;
+    } else if (dmeta) {
       scale_table (dmeta, iw, ih, ow, oh, &picture);
+    }
   } else {
     /* Flips, crops and other transforms are not supported: dropped. */
     return FALSE;
