@@ -276,9 +276,12 @@ static void nearest_search(Nearest *nb)
      * prediction that far off the grid scans every blob once (an infinite
      * gate may still take one, as the device's search would); an
      * infinite or NaN one is at no finite distance from any. */
-    if (isfinite(fx) && isfinite(fy))
-      nearest_box(nb, 0, fy < 0.0 ? 0 : g->gh - 1, -1,
-                  g->gw > g->gh ? g->gw : g->gh);
+    if (isfinite(fx) && isfinite(fy)) {
+      /* The grid's row nearest the prediction first (nearest_box). */
+      const int64_t row = !(fy > 0.0) ? 0
+                        : fy >= (double)(g->gh - 1) ? g->gh - 1 : (int64_t)fy;
+      nearest_box(nb, 0, row, -1, g->gw > g->gh ? g->gw : g->gh);
+    }
     return;
   }
   /* No blob within reach of a prediction far outside the grid. */
