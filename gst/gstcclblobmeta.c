@@ -44,7 +44,7 @@ gst_ccl_blob_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   bmeta->processing_ns = 0;
   bmeta->tracking_ns = 0;
   bmeta->n_roi_metas = 0;
-  bmeta->source = 0;
+  bmeta->source = NULL;
   return TRUE;
 }
 
@@ -57,6 +57,7 @@ gst_ccl_blob_meta_free (GstMeta * meta, GstBuffer * buffer)
   gst_ccl_blob_table_free (bmeta->blobs);
   bmeta->blobs = NULL;
   bmeta->track_ids = bmeta->values = NULL;
+  g_clear_pointer (&bmeta->source, g_free);
 }
 
 static GstCclBlobMeta *
@@ -71,7 +72,7 @@ copy_meta (GstBuffer * dest, const GstCclBlobMeta * src)
     dmeta->processing_ns = src->processing_ns;
     dmeta->tracking_ns = src->tracking_ns;
     dmeta->n_roi_metas = src->n_roi_metas;
-    dmeta->source = src->source;
+    gst_ccl_blob_meta_set_source (dmeta, src->source);
   }
   return dmeta;
 }
@@ -310,16 +311,15 @@ GstCclBlobMeta *
 gst_buffer_get_ccl_blob_meta_by_source (GstBuffer * buffer,
     const gchar * source)
 {
-  GQuark q = source ? g_quark_try_string (source) : 0;
   GstCclBlobMeta *found = NULL;
   gpointer state = NULL;
   GstMeta *m;
 
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
 
-  while (q && (m = gst_buffer_iterate_meta_filtered (buffer, &state,
+  while (source && (m = gst_buffer_iterate_meta_filtered (buffer, &state,
               GST_CCL_BLOB_META_API_TYPE)))
-    if (((GstCclBlobMeta *) m)->source == q)
+    if (g_strcmp0 (((GstCclBlobMeta *) m)->source, source) == 0)
       found = (GstCclBlobMeta *) m;
   return found;
 }
@@ -335,7 +335,7 @@ gst_ccl_blob_meta_get_source (const GstCclBlobMeta * meta)
 {
   g_return_val_if_fail (meta != NULL, NULL);
 
-  return meta->source ? g_quark_to_string (meta->source) : NULL;
+  return meta->source;
 }
 
 /**
@@ -348,7 +348,10 @@ gst_ccl_blob_meta_set_source (GstCclBlobMeta * meta, const gchar * source)
 {
   g_return_if_fail (meta != NULL);
 
-  meta->source = source ? g_quark_from_string (source) : 0;
+  /* A copy, not a quark: element names are unique per instance, and
+   * quarks are never freed. */
+  g_free (meta->source);
+  meta->source = g_strdup (source);
 }
 
 /**

@@ -67,8 +67,8 @@ typedef struct {
  * @n_roi_metas: how many of the blobs the element also attached as
  *   #GstVideoRegionOfInterestMeta (its max-roi-metas property: the
  *   largest blobs); @n_blobs when none was left out
- * @source: the name of the element that attached the table, as a quark
- *   (gst_ccl_blob_meta_get_source()); 0 when not known
+ * @source: (nullable): the name of the element that attached the table
+ *   (gst_ccl_blob_meta_get_source()), %NULL when not known
  *
  * The whole blob table of one frame. gst_ccl_blob_meta_get_track_id() and
  * gst_ccl_blob_meta_get_value() read the optional arrays. A buffer that
@@ -90,7 +90,7 @@ typedef struct {
   guint64 processing_ns;
   guint64 tracking_ns;
   guint n_roi_metas;
-  GQuark source;
+  gchar *source;
 } GstCclBlobMeta;
 
 GST_CCL_BLOB_META_EXPORT
