@@ -108,17 +108,15 @@ static inline bool nearest_reachable(const Nearest *nb, double lower2)
 
 /* The circle of the list's bound around the prediction against one row:
  * *dy2, the squared distance from the prediction to the row's band, and
- * *r2, the bound widened by the margins; false when the circle misses the
- * row (or the bound is infinite: then *r2 is too, and every cell is in
- * reach). The bound only shrinks, so a cell out of reach now stays out.
- * This keeps a search bounded whatever the gate: a prediction far from
- * every blob (a gate wider than the frame lets tracks learn velocities
- * that throw them off it) visits the cells nearest to it first and then
- * only the lens the circle still reaches, not the box around it. The
- * margins cover the grid's rounding (double) against the distances'
- * (float). */
-static bool nearest_row_reach(const Nearest *nb, int64_t row, double *dy2,
-                              double *r2, double *e)
+ * *e, the margin that covers the grid's rounding (double) against the
+ * distances' (float). The bound only shrinks, so what is out of reach now
+ * stays out. This keeps a search bounded whatever the gate: a prediction
+ * far from every blob (a gate wider than the frame lets tracks learn
+ * velocities that throw them off it) visits the rows and cells nearest to
+ * it first and then only the lens the circle still reaches, not the box
+ * around it. */
+static void nearest_row_band(const Nearest *nb, int64_t row, double *dy2,
+                             double *e)
 {
   const Grid *g = &nb->t->grid;
   const double lo = g->y0 + (double)row * g->cell, hi = lo + g->cell;
@@ -128,76 +126,82 @@ static bool nearest_row_reach(const Nearest *nb, int64_t row, double *dy2,
   const double dy = py < lo - *e ? lo - *e - py
                   : py > hi + *e ? py - hi - *e : 0.0;
   *dy2 = dy * dy;
-  *r2 = (double)nearest_bound(nb) * (1.0 + 1e-5) + *e * *e;
-  return *dy2 <= *r2;
 }
 
-/* Whether cell column x of a row at *dy2 is within reach (see above). */
-static bool nearest_cell_reach(const Nearest *nb, int64_t x, double dy2,
-                               double e)
+/* Whether cells [x_lo, x_hi] of a row at dy2 come within the bound (an
+ * infinite bound reaches everything). */
+static bool nearest_span_reach(const Nearest *nb, int64_t x_lo, int64_t x_hi,
+                               double dy2, double e)
 {
   const Grid *g = &nb->t->grid;
-  const double lo = g->x0 + (double)x * g->cell - e, hi = lo + g->cell + 2 * e;
+  const double lo = g->x0 + (double)x_lo * g->cell - e;
+  const double hi = g->x0 + (double)(x_hi + 1) * g->cell + e;
   const double px = nb->px;
   const double dx = px < lo ? lo - px : px > hi ? px - hi : 0.0;
   return dx * dx + dy2 <= (double)nearest_bound(nb) * (1.0 + 1e-5) + e * e;
 }
 
-/* Offer the blobs of cells [x_lo, x_hi] of one row, clipped to the grid:
- * the cell nearest the prediction first, then outwards on both sides
- * while the cells are within the bound's reach. false when the row is
- * out of reach (and so is every row beyond it). */
-static bool nearest_run(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi)
+/* Offer the blobs of cells [x_lo, x_hi] of a row at dy2, clipped to the
+ * grid: the cell nearest the prediction first, then outwards on both
+ * sides while the cells are within reach. */
+static void nearest_run(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi,
+                        double dy2, double e)
 {
   const Grid *g = &nb->t->grid;
-  double dy2, r2, e;
-  nb->visited++;
-  if (row < 0 || row >= g->gh)
-    return true;
-  if (!nearest_row_reach(nb, row, &dy2, &r2, &e))
-    return false;
   if (x_lo < 0)
     x_lo = 0;
   if (x_hi > g->gw - 1)
     x_hi = g->gw - 1;
   if (x_lo > x_hi)
-    return true;
+    return;
   const double f = floor(((double)nb->px - g->x0) * g->inv_cell);
   const int64_t c = !(f > (double)x_lo) ? x_lo /* also NaN */
                   : f >= (double)x_hi ? x_hi : (int64_t)f;
   int64_t l = c, r = c + 1;
   while (l >= x_lo || r <= x_hi) {
     if (l >= x_lo) {
-      if (nearest_cell_reach(nb, l, dy2, e))
+      if (nearest_span_reach(nb, l, l, dy2, e))
         nearest_scan(nb, row, l, l), l--;
       else
         l = x_lo - 1;
     }
     if (r <= x_hi) {
-      if (nearest_cell_reach(nb, r, dy2, e))
+      if (nearest_span_reach(nb, r, r, dy2, e))
         nearest_scan(nb, row, r, r), r++;
       else
         r = x_hi + 1;
     }
   }
-  return true;
 }
 
-/* Row `row` of the ring between the boxes of radius inner and outer;
- * false when the row is out of reach. */
+/* Row `row` of the ring between the boxes of radius inner and outer
+ * around (cx, cy), clipped to the grid. false when even the whole width
+ * of the box on this row is out of reach: then so is every row farther
+ * from the prediction (their bands are farther, their runs no wider). */
 static bool nearest_ring_row(Nearest *nb, int64_t cx, int64_t cy,
                              int64_t inner, int64_t outer, int64_t row)
 {
-  if (row >= cy - inner && row <= cy + inner)
-    return nearest_run(nb, row, cx - outer, cx - inner - 1) &&
-           nearest_run(nb, row, cx + inner + 1, cx + outer);
-  return nearest_run(nb, row, cx - outer, cx + outer);
+  const Grid *g = &nb->t->grid;
+  const int64_t x_lo = cx - outer < 0 ? 0 : cx - outer;
+  const int64_t x_hi = cx + outer > g->gw - 1 ? g->gw - 1 : cx + outer;
+  double dy2, e;
+  nb->visited++;
+  nearest_row_band(nb, row, &dy2, &e);
+  if (!nearest_span_reach(nb, x_lo, x_hi, dy2, e))
+    return false;
+  if (row >= cy - inner && row <= cy + inner) {
+    nearest_run(nb, row, cx - outer, cx - inner - 1, dy2, e);
+    nearest_run(nb, row, cx + inner + 1, cx + outer, dy2, e);
+  } else {
+    nearest_run(nb, row, cx - outer, cx + outer, dy2, e);
+  }
+  return true;
 }
 
 /* Offer the blobs of the box of cells of radius `outer` around (cx, cy)
  * that are not in the box of radius `inner` (-1: none). Only the grid's
  * rows are visited, the nearest first, so that the bound shrinks early
- * and clips the farther rows (nearest_chord). */
+ * and clips the farther rows (nearest_row_band). */
 static void nearest_box(Nearest *nb, int64_t cx, int64_t cy, int64_t inner,
                         int64_t outer)
 {
