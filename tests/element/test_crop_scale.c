@@ -50,6 +50,7 @@ run_pipeline (const gchar * middle, const guint8 * levels, guint n,
   GstElement *src, *ccl, *watched;
   GstVideoInfo info;
   GstMessage *msg;
+  GstCaps *caps;
   GstPad *pad;
 
   fail_unless (run.pipeline != NULL, "%s: %s", desc, err ? err->message : "");
@@ -59,8 +60,9 @@ run_pipeline (const gchar * middle, const guint8 * levels, guint n,
   gst_util_set_object_arg (G_OBJECT (ccl), "backend", test_backend ());
   gst_util_set_object_arg (G_OBJECT (ccl), "max-roi-metas", "0");
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W, H);
-  g_object_set (src, "caps", element_caps (GST_VIDEO_FORMAT_GRAY8, W, H),
-      NULL);
+  caps = element_caps (GST_VIDEO_FORMAT_GRAY8, W, H);
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
   pad = gst_element_get_static_pad (watched, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, keep_buffer, &run, NULL);
   gst_object_unref (pad);
