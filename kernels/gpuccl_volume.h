@@ -30,8 +30,10 @@ typedef enum {
 typedef struct {
   const uint8_t *data;
   int width, height, depth; /* >= 1 each */
-  size_t row_stride;        /* bytes between rows, >= width */
-  size_t slice_stride;      /* bytes between slices, >= row_stride * height */
+  size_t row_stride;        /* bytes between rows, >= width, at most
+                             * GPUCCL_MAX_STRIDE */
+  size_t slice_stride;      /* bytes between slices, >= row_stride * height,
+                             * at most GPUCCL_MAX_STRIDE * height */
 } GpucclVolumeImage;
 
 typedef struct {

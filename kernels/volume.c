@@ -230,6 +230,14 @@ static GpucclStatus check(const GpucclVolumeImage *img,
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "row stride %zu is below the width %d",
                             img->row_stride, img->width);
+  /* Strides no real volume has (they fit the address space, not memory). */
+  if (img->row_stride > GPUCCL_MAX_STRIDE ||
+      img->slice_stride / (size_t)img->height > GPUCCL_MAX_STRIDE)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "strides %zu/%zu are above the largest accepted, "
+                            "%zu bytes a row",
+                            img->row_stride, img->slice_stride,
+                            (size_t)GPUCCL_MAX_STRIDE);
   /* Slices of height row strides (gpuccl_volume.h), spanning (height - 1)
    * strides and a row; the whole volume must fit the address space. */
   size_t slice_rows, slice_span;

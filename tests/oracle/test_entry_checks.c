@@ -323,6 +323,13 @@ static void check_volumes(GpucclBackend backend)
   s = (GpucclVolumeImage){data, 4, 4, 4, 4, 15};
   expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "strides",
                  "slices overlapping");
+  /* Strides that fit the address space but no volume (issue 28). */
+  s = (GpucclVolumeImage){data, 4, 2, 1, (size_t)1 << 40, (size_t)1 << 41};
+  expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "largest",
+                 "row stride 2^40");
+  s = (GpucclVolumeImage){data, 4, 1, 2, 4, (size_t)1 << 40};
+  expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "largest",
+                 "slice stride 2^40");
   s = (GpucclVolumeImage){data, 4, 4, 4, 4, 16};
   EXPECT(gpuccl_volume_process(vol, &s, &p, &r, &e) == GPUCCL_OK &&
              e.status == GPUCCL_OK && e.message[0] == '\0',
@@ -397,9 +404,12 @@ static void check_sized_calls(GpucclContext *ctx, GpucclBackend backend)
 
   /* The tracker's parameters as an older header had them (no max_tracks). */
   const size_t old_track = offsetof(GpucclTrackerParams, max_tracks);
+  GpucclTrackerParams set;
+  gpuccl_tracker_params_init(&set);
+  set.max_distance = 10.0;
   GpucclTrackerParams *tp = malloc(old_track);
   gpuccl_tracker_params_init_sized(tp, old_track);
-  tp->max_distance = 10.0;
+  memcpy(tp, &set, old_track);
   GpucclTracker *t = gpuccl_tracker_new_sized(tp, old_track);
   EXPECT(t != NULL, "tracker from %zu-byte parameters", old_track);
   EXPECT(t && gpuccl_tracker_set_params_sized(t, tp, old_track),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A caller built against the previous layout of the structs it allocates
  * (docs/abi.md, issue 28): this build's public headers with every field
- * marked "appended in ABI 2" taken out (meson.build makes them), which is
+ * marked "appended in ABI 2" taken out (previous/meson.build makes them), which is
  * what an application built before those fields sees. It runs against
  * this build's library: the calls' macros pass its sizes, so the library
  * reads and writes only those bytes (every struct here is allocated to
