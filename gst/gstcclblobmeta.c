@@ -44,6 +44,7 @@ gst_ccl_blob_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   bmeta->processing_ns = 0;
   bmeta->tracking_ns = 0;
   bmeta->n_roi_metas = 0;
+  bmeta->source = NULL;
   return TRUE;
 }
 
@@ -56,6 +57,7 @@ gst_ccl_blob_meta_free (GstMeta * meta, GstBuffer * buffer)
   gst_ccl_blob_table_free (bmeta->blobs);
   bmeta->blobs = NULL;
   bmeta->track_ids = bmeta->values = NULL;
+  g_clear_pointer (&bmeta->source, g_free);
 }
 
 static GstCclBlobMeta *
@@ -70,6 +72,7 @@ copy_meta (GstBuffer * dest, const GstCclBlobMeta * src)
     dmeta->processing_ns = src->processing_ns;
     dmeta->tracking_ns = src->tracking_ns;
     dmeta->n_roi_metas = src->n_roi_metas;
+    gst_ccl_blob_meta_set_source (dmeta, src->source);
   }
   return dmeta;
 }
@@ -116,6 +119,59 @@ scale_blob (GstCclBlob * b, guint iw, guint ih, guint ow, guint oh)
   b->sum_y = (guint64) llround (scale_coordinate (cy, ih, oh) * b->area);
 }
 
+/* Where the picture lies in a scaled frame. videoscale's default
+ * (add-borders=true) keeps the display aspect ratio: when the output's
+ * differs, the picture is centred between borders, as computed here the
+ * way videoscale computes them. FALSE when it has no area. */
+static gboolean
+picture_rect (const GstVideoInfo * in, const GstVideoInfo * out,
+    GstVideoRectangle * r)
+{
+  gint from_n, from_d, to_n, to_d, n, d;
+
+  *r = (GstVideoRectangle) {
+  0, 0, GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out)};
+  if (in->par_n <= 0 || in->par_d <= 0 || out->par_n <= 0 || out->par_d <= 0
+      || !gst_util_fraction_multiply (in->width, in->height, in->par_n,
+          in->par_d, &from_n, &from_d)
+      || !gst_util_fraction_multiply (out->width, out->height, out->par_n,
+          out->par_d, &to_n, &to_d)
+      || (from_n == to_n && from_d == to_d)
+      || !gst_util_fraction_multiply (from_n, from_d, out->par_d, out->par_n,
+          &n, &d))
+    return TRUE;
+  r->h = (gint) gst_util_uint64_scale_int (out->width, d, n);
+  if (r->h <= out->height) {
+    r->y = (out->height - r->h) / 2;
+  } else {
+    r->h = out->height;
+    r->w = (gint) gst_util_uint64_scale_int (out->height, n, d);
+    r->x = (out->width - r->w) / 2;
+  }
+  return r->w > 0 && r->h > 0;
+}
+
+/* Scale the table of dmeta (iw x ih) into the picture rectangle r of a
+ * frame of ow x oh. */
+static void
+scale_table (GstCclBlobMeta * dmeta, guint iw, guint ih, guint ow, guint oh,
+    const GstVideoRectangle * r)
+{
+  dmeta->width = ow;
+  dmeta->height = oh;
+  for (guint i = 0; i < dmeta->n_blobs; i++) {
+    GstCclBlob *b = &dmeta->blobs[i];
+
+    scale_blob (b, iw, ih, r->w, r->h);
+    b->x0 += r->x;
+    b->x1 += r->x;
+    b->y0 += r->y;
+    b->y1 += r->y;
+    b->sum_x += (guint64) r->x * b->area;
+    b->sum_y += (guint64) r->y * b->area;
+  }
+}
+
 static gboolean
 gst_ccl_blob_meta_transform (GstBuffer * dest, GstMeta * meta,
     GstBuffer * buffer, GQuark type, gpointer data)
@@ -135,17 +191,21 @@ gst_ccl_blob_meta_transform (GstBuffer * dest, GstMeta * meta,
     guint ow = GST_VIDEO_INFO_WIDTH (trans->out_info);
     guint oh = GST_VIDEO_INFO_HEIGHT (trans->out_info);
     guint iw = src->width, ih = src->height;
+    GstVideoRectangle picture;
 
     /* Coordinates are 16-bit: no sides beyond 65 536 pixels. */
     if (iw == 0 || ih == 0 || ow == 0 || oh == 0 ||
         ow > G_MAXUINT16 + 1 || oh > G_MAXUINT16 + 1)
       return FALSE;
     dmeta = copy_meta (dest, src);
-    if (dmeta) {
+    /* A picture without area shows no blob: an empty table (and the blobs'
+     * ROI metas go, see gst_ccl_blob_restore_roi_metas). */
+    if (dmeta && !picture_rect (trans->in_info, trans->out_info, &picture)) {
+      dmeta->n_blobs = dmeta->n_roi_metas = 0;
       dmeta->width = ow;
       dmeta->height = oh;
-      for (guint i = 0; i < dmeta->n_blobs; i++)
-        scale_blob (&dmeta->blobs[i], iw, ih, ow, oh);
+    } else if (dmeta) {
+      scale_table (dmeta, iw, ih, ow, oh, &picture);
     }
   } else {
     /* Flips, crops and other transforms are not supported: dropped. */
@@ -192,6 +252,106 @@ gst_buffer_get_ccl_blob_meta (GstBuffer * buffer)
 
   return (GstCclBlobMeta *) gst_buffer_get_meta (buffer,
       GST_CCL_BLOB_META_API_TYPE);
+}
+
+/**
+ * gst_buffer_get_n_ccl_blob_metas:
+ * @buffer: a #GstBuffer
+ *
+ * Returns: how many blob tables @buffer carries (one per gpucclblob it
+ *   went through)
+ */
+guint
+gst_buffer_get_n_ccl_blob_metas (GstBuffer * buffer)
+{
+  gpointer state = NULL;
+  guint n = 0;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), 0);
+
+  while (gst_buffer_iterate_meta_filtered (buffer, &state,
+          GST_CCL_BLOB_META_API_TYPE))
+    n++;
+  return n;
+}
+
+/**
+ * gst_buffer_get_nth_ccl_blob_meta:
+ * @buffer: a #GstBuffer
+ * @index: 0 for the table attached first (the most upstream gpucclblob)
+ *
+ * Returns: (transfer none) (nullable): the @index-th blob table of
+ *   @buffer, %NULL past the last
+ */
+GstCclBlobMeta *
+gst_buffer_get_nth_ccl_blob_meta (GstBuffer * buffer, guint index)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+
+  while ((m = gst_buffer_iterate_meta_filtered (buffer, &state,
+              GST_CCL_BLOB_META_API_TYPE)))
+    if (index-- == 0)
+      return (GstCclBlobMeta *) m;
+  return NULL;
+}
+
+/**
+ * gst_buffer_get_ccl_blob_meta_by_source:
+ * @buffer: a #GstBuffer
+ * @source: the name of the gpucclblob element
+ *
+ * Returns: (transfer none) (nullable): the blob table that element
+ *   attached to @buffer (the last one when it did so twice), %NULL when
+ *   none
+ */
+GstCclBlobMeta *
+gst_buffer_get_ccl_blob_meta_by_source (GstBuffer * buffer,
+    const gchar * source)
+{
+  GstCclBlobMeta *found = NULL;
+  gpointer state = NULL;
+  GstMeta *m;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+
+  while (source && (m = gst_buffer_iterate_meta_filtered (buffer, &state,
+              GST_CCL_BLOB_META_API_TYPE)))
+    if (g_strcmp0 (((GstCclBlobMeta *) m)->source, source) == 0)
+      found = (GstCclBlobMeta *) m;
+  return found;
+}
+
+/**
+ * gst_ccl_blob_meta_get_source:
+ * @meta: a #GstCclBlobMeta
+ *
+ * Returns: (nullable): the name of the element that attached @meta
+ */
+const gchar *
+gst_ccl_blob_meta_get_source (const GstCclBlobMeta * meta)
+{
+  g_return_val_if_fail (meta != NULL, NULL);
+
+  return meta->source;
+}
+
+/**
+ * gst_ccl_blob_meta_set_source:
+ * @meta: a #GstCclBlobMeta
+ * @source: (nullable): the name of the element attaching it
+ */
+void
+gst_ccl_blob_meta_set_source (GstCclBlobMeta * meta, const gchar * source)
+{
+  g_return_if_fail (meta != NULL);
+
+  /* A copy, not a quark: element names are unique per instance, and
+   * quarks are never freed. */
+  g_free (meta->source);
+  meta->source = g_strdup (source);
 }
 
 /**

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * application built against another layout finds no meta instead of
  * misreading it. Bumped with every layout change (docs/abi.md; tests/abi
  * fails when a layout changed and this did not). */
-#define GST_CCL_BLOB_META_ABI_VERSION 3
+#define GST_CCL_BLOB_META_ABI_VERSION 4
 
 /**
  * GstCclBlob:
@@ -67,9 +67,15 @@ typedef struct {
  * @n_roi_metas: how many of the blobs the element also attached as
  *   #GstVideoRegionOfInterestMeta (its max-roi-metas property: the
  *   largest blobs); @n_blobs when none was left out
+ * @source: (nullable): the name of the element that attached the table
+ *   (gst_ccl_blob_meta_get_source()), %NULL when not known
  *
  * The whole blob table of one frame. gst_ccl_blob_meta_get_track_id() and
- * gst_ccl_blob_meta_get_value() read the optional arrays.
+ * gst_ccl_blob_meta_get_value() read the optional arrays. A buffer that
+ * went through several gpucclblob elements has one table from each, in
+ * the order they were attached (upstream first):
+ * gst_buffer_get_nth_ccl_blob_meta() and
+ * gst_buffer_get_ccl_blob_meta_by_source() reach each of them.
  */
 typedef struct {
   GstMeta meta;
@@ -84,6 +90,7 @@ typedef struct {
   guint64 processing_ns;
   guint64 tracking_ns;
   guint n_roi_metas;
+  gchar *source;
 } GstCclBlobMeta;
 
 GST_CCL_BLOB_META_EXPORT
@@ -96,6 +103,24 @@ const GstMetaInfo *gst_ccl_blob_meta_get_info (void);
 
 GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_get_ccl_blob_meta (GstBuffer * buffer);
+
+GST_CCL_BLOB_META_EXPORT
+guint gst_buffer_get_n_ccl_blob_metas (GstBuffer * buffer);
+
+GST_CCL_BLOB_META_EXPORT
+GstCclBlobMeta *gst_buffer_get_nth_ccl_blob_meta (GstBuffer * buffer,
+    guint index);
+
+GST_CCL_BLOB_META_EXPORT
+GstCclBlobMeta *gst_buffer_get_ccl_blob_meta_by_source (GstBuffer * buffer,
+    const gchar * source);
+
+GST_CCL_BLOB_META_EXPORT
+const gchar *gst_ccl_blob_meta_get_source (const GstCclBlobMeta * meta);
+
+GST_CCL_BLOB_META_EXPORT
+void gst_ccl_blob_meta_set_source (GstCclBlobMeta * meta,
+    const gchar * source);
 
 /* Copies the table (and the arrays given); NULL when that copy cannot be
  * allocated. */

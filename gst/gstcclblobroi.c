@@ -112,6 +112,7 @@ gst_ccl_blob_restore_roi_metas (GstBuffer * dest, const GstCclBlobMeta * meta)
 {
   gpointer state = NULL;
   GstMeta *m;
+  GPtrArray *gone = NULL;
 
   init_quarks ();
   while ((m = gst_buffer_iterate_meta_filtered (dest, &state,
@@ -123,11 +124,21 @@ gst_ccl_blob_restore_roi_metas (GstBuffer * dest, const GstCclBlobMeta * meta)
         gst_video_region_of_interest_meta_get_param (roi, "gpucclblob"))
       continue;
     i = find_blob (meta, (guint32) roi->id);
-    if (i == meta->n_blobs)
+    if (i == meta->n_blobs) {
+      /* Its blob is not in the table (a picture with no area): GStreamer's
+       * box would point at pixels that are not the blob's. */
+      if (!gone)
+        gone = g_ptr_array_new ();
+      g_ptr_array_add (gone, m);
       continue;
+    }
     set_roi_box (roi, &meta->blobs[i]);
     gst_video_region_of_interest_meta_add_param (roi,
         roi_param_new (&meta->blobs[i], gst_ccl_blob_meta_get_track_id (meta,
                 i), gst_ccl_blob_meta_get_value (meta, i)));
   }
+  for (guint k = 0; gone && k < gone->len; k++)
+    gst_buffer_remove_meta (dest, g_ptr_array_index (gone, k));
+  if (gone)
+    g_ptr_array_free (gone, TRUE);
 }

@@ -123,13 +123,18 @@ gst_gpuccl_blob_query (GstBaseTransform * trans, GstPadDirection direction,
 }
 #endif
 
-/* Controlled properties follow the stream time of each buffer. */
+/* Controlled properties follow the stream time of each buffer; a segment
+ * in another format (BYTES from a raw file source) has no stream time to
+ * follow, and asking would be a CRITICAL per buffer. */
 static void
 gst_gpuccl_blob_before_transform (GstBaseTransform * trans, GstBuffer * buf)
 {
-  GstClockTime stream_time = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
+  GstClockTime stream_time;
 
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
+  stream_time = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
@@ -138,12 +143,20 @@ static gboolean
 gst_gpuccl_blob_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  guint crop;
+
   /* Downstream's answer first (passthrough forwards the query), so its
    * metas stay supported; our pool then goes first in the list. A
    * downstream that does not answer (fakesink) is no reason to fail. */
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
           decide_query, query))
     GST_DEBUG_OBJECT (trans, "downstream proposed nothing");
+  /* Except crop metadata: a cropped frame is what gets labeled, so
+   * upstream crops the pixels (a meta crop would leave the blobs in the
+   * uncropped frame, and the frame larger than the caps). */
+  while (gst_query_find_allocation_meta (query, GST_VIDEO_CROP_META_API_TYPE,
+          &crop))
+    gst_query_remove_nth_allocation_meta (query, crop);
   gst_gpuccl_blob_offer_pool (GST_GPUCCL_BLOB (trans), query);
   return TRUE;
 }

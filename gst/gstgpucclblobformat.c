@@ -157,10 +157,61 @@ video_meta_problem (const GstVideoInfo * info, const GstVideoMeta * meta,
   return NULL;
 }
 
+/* Whether a plane of the meta crosses from one GstMemory into the next.
+ * GStreamer's video-meta map maps only the memory that holds a plane's
+ * first byte, so such a plane would be read and drawn past that block. */
+static gboolean
+plane_crosses_memories (const GstVideoInfo * info, const GstVideoMeta * meta,
+    GstBuffer * buf)
+{
+  if (gst_buffer_n_memory (buf) < 2)
+    return FALSE;
+  for (guint p = 0; p < meta->n_planes; p++) {
+    gsize rows, row_bytes, skip;
+    guint idx, length;
+    GstMemory *mem;
+    gboolean inside;
+
+    plane_shape (info, p, &rows, &row_bytes);
+    if (!gst_buffer_find_memory (buf, meta->offset[p], 1, &idx, &length,
+            &skip))
+      return TRUE;
+    mem = gst_buffer_peek_memory (buf, idx);
+    /* video_meta_problem checked that this span does not wrap. */
+    inside = skip + (gsize) meta->stride[p] * (rows - 1) + row_bytes <=
+        gst_memory_get_sizes (mem, NULL, NULL);
+    if (!inside)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* One memory for the whole buffer, a copy of the frame (buf is writable:
+ * prepare_output_buffer made it so, and upstream's memories are not
+ * touched). Rare: an element that appends memories (a depayloader, an
+ * application) and a meta whose plane straddles two of them. */
+static gboolean
+merge_memories (GstGpucclBlob * self, GstBuffer * buf)
+{
+  GstMemory *merged = gst_buffer_get_all_memory (buf);
+
+  if (!merged) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Cannot merge the %u memories of a video buffer whose planes cross "
+            "them", gst_buffer_n_memory (buf)), (NULL));
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self, "a plane crosses memories: merged %u memories",
+      gst_buffer_n_memory (buf));
+  gst_buffer_replace_all_memory (buf, merged);
+  return TRUE;
+}
+
 /* A buffer that cannot hold its frame (per the caps, or per its
  * GstVideoMeta, which is checked against the caps once here) is an
  * element error: FALSE. Before negotiation there is nothing to check
- * against (the base class refuses the buffer). */
+ * against (the base class refuses the buffer). A plane that crosses
+ * memories is made whole (host memory only). */
 gboolean
 gst_gpuccl_blob_check_buffer (GstGpucclBlob * self, GstBuffer * buf)
 {
@@ -183,8 +234,16 @@ gst_gpuccl_blob_check_buffer (GstGpucclBlob * self, GstBuffer * buf)
         GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_SIZE (info));
   else
     problem = NULL;
-  if (!problem)
+  if (!problem) {
+    gboolean cuda;
+
+    GST_OBJECT_LOCK (self);
+    cuda = self->format.cuda_memory;
+    GST_OBJECT_UNLOCK (self);
+    if (meta && !cuda && plane_crosses_memories (info, meta, buf))
+      return merge_memories (self, buf);
     return TRUE;
+  }
   GST_ELEMENT_ERROR (self, STREAM, FORMAT,
       ("Invalid video buffer from upstream: %s", problem),
       ("%dx%d %s, buffer of %" G_GSIZE_FORMAT " bytes%s",

@@ -313,8 +313,8 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
     Listing listing = gst_gpuccl_blob_choose_listed (self, &result,
         s->max_roi_metas);
 
-    if (s->attach_meta && !gst_gpuccl_blob_attach_metas (vframe->buffer,
-            &result, track_ids, &listing, &times)) {
+    if (s->attach_meta && !gst_gpuccl_blob_attach_metas (self,
+            vframe->buffer, &result, track_ids, &listing, &times)) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
           ("Not enough memory for the blob table of %" G_GSIZE_FORMAT
               " blobs", result.n_blobs), (NULL));

@@ -166,7 +166,8 @@ gboolean gst_gpuccl_blob_reserve_frame (GstGpucclBlob * self,
     const Settings * s, const GpucclResult * r);
 Listing gst_gpuccl_blob_choose_listed (GstGpucclBlob * self,
     const GpucclResult * r, gint max_roi_metas);
-gboolean gst_gpuccl_blob_attach_metas (GstBuffer * buffer,
+gboolean gst_gpuccl_blob_attach_metas (GstGpucclBlob * self,
+    GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
     const Listing * listing, const FrameTimes * times);
 void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,

@@ -202,9 +202,9 @@ gst_gpuccl_blob_choose_listed (GstGpucclBlob * self, const GpucclResult * r,
  * itself is copied as it is (no per-blob work). FALSE when that copy could
  * not be allocated. */
 gboolean
-gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
-    const guint32 * track_ids, const Listing * listing,
-    const FrameTimes * times)
+gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
+    const GpucclResult * r, const guint32 * track_ids,
+    const Listing * listing, const FrameTimes * times)
 {
   const GstCclBlob *blobs = (const GstCclBlob *) r->blobs;
   GstCclBlobMeta *meta;
@@ -223,6 +223,10 @@ gst_gpuccl_blob_attach_metas (GstBuffer * buffer, const GpucclResult * r,
   meta->processing_ns = times->processing_ns;
   meta->tracking_ns = times->tracking_ns;
   meta->n_roi_metas = listing->n_listed;
+  /* Which element's table this is, for a buffer that goes through two. */
+  GST_OBJECT_LOCK (self);
+  gst_ccl_blob_meta_set_source (meta, GST_OBJECT_NAME (self));
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 

@@ -69,6 +69,14 @@ void gpuccl_clear_error(GpucclError *error);
 void gpuccl_init_sized(void *dst, size_t dst_size, const void *defaults,
                        size_t size);
 
+/* The reading side: src (src_size bytes, the caller's struct) over dst
+ * (dst_size bytes, the library's, holding its defaults): the bytes both
+ * have are copied, dst keeps its defaults past src_size. false (dst
+ * untouched) when src is larger and sets a byte past dst_size: a field of
+ * a newer header that this library would ignore. */
+bool gpuccl_read_sized(void *dst, size_t dst_size, const void *src,
+                       size_t src_size);
+
 /* Fill *error (when not NULL) and return status. printf-style message. */
 GpucclStatus gpuccl_set_error(GpucclError *error, GpucclStatus status,
                               const char *format, ...)

@@ -39,15 +39,6 @@ unsigned gpuccl_abi_version(void)
   return GPUCCL_ABI_VERSION;
 }
 
-void gpuccl_init_sized(void *dst, size_t dst_size, const void *defaults,
-                       size_t size)
-{
-  if (!dst)
-    return;
-  memset(dst, 0, dst_size);
-  memcpy(dst, defaults, dst_size < size ? dst_size : size);
-}
-
 void gpuccl_params_init_sized(GpucclParams *params, size_t size)
 {
   const GpucclParams defaults = {
@@ -200,12 +191,12 @@ void gpuccl_context_free(GpucclContext *ctx)
 
 GpucclBackend gpuccl_context_backend(const GpucclContext *ctx)
 {
-  return ctx->ops->kind;
+  return ctx ? ctx->ops->kind : GPUCCL_BACKEND_AUTO;
 }
 
 const char *gpuccl_context_device_name(const GpucclContext *ctx)
 {
-  return ctx->device_name;
+  return ctx ? ctx->device_name : "";
 }
 
 static size_t pixel_size(GpucclPixelFormat format)
@@ -235,6 +226,11 @@ static GpucclStatus check_plane(const void *data, size_t stride, size_t rows,
                                 GpucclError *error)
 {
   size_t span;
+  if (stride > GPUCCL_MAX_STRIDE)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "%s: stride %zu is above the largest accepted, "
+                            "%zu bytes",
+                            what, stride, (size_t)GPUCCL_MAX_STRIDE);
   if (stride < row_bytes)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "%s: stride %zu is smaller than a row of %zu "
@@ -471,22 +467,52 @@ static GpucclStatus check_overlay(const GpucclImage *image,
   return GPUCCL_OK;
 }
 
+/* The caller's parameters of params_size bytes as this library's struct
+ * (docs/abi.md): *own holds them, with defaults past the caller's size,
+ * and *use points at it (NULL stays NULL: check_params refuses it). A
+ * struct from a newer header that sets a field this library does not know
+ * is refused. */
+static GpucclStatus read_params(const GpucclParams *params,
+                                size_t params_size, GpucclParams *own,
+                                const GpucclParams **use, GpucclError *error)
+{
+  *use = NULL;
+  if (!params)
+    return GPUCCL_OK;
+  gpuccl_params_init(own);
+  if (!gpuccl_read_sized(own, sizeof *own, params, params_size))
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "parameters of %zu bytes set fields past the "
+                            "%zu this library knows",
+                            params_size, sizeof *own);
+  *use = own;
+  return GPUCCL_OK;
+}
+
 /* gpuccl_process, and gpuccl_process_draw when overlay is not NULL: a
  * backend that can draws it within the frame, else the overlay follows the
  * labeling as gpuccl_draw's. */
 static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
-                            const GpucclParams *params,
+                            const GpucclParams *caller, size_t params_size,
                             const GpucclOverlay *overlay,
                             GpucclResult *result, GpucclError *error)
 {
+  GpucclParams own;
+  const GpucclParams *params;
   gpuccl_clear_error(error);
+  GpucclStatus status = read_params(caller, params_size, &own, &params, error);
   if (params && params->nearest)
     params->nearest->answers = NULL;
-  if (!ctx || !result)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "no context or no result");
+  if (status == GPUCCL_OK && (!ctx || !result))
+    status = gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                              "no context or no result");
+  if (status != GPUCCL_OK) {
+    if (result)
+      *result = (GpucclResult){0};
+    return status;
+  }
   memset(&ctx->last, 0, sizeof ctx->last);
-  GpucclStatus status = check_image(image, error);
+  status = check_image(image, error);
   if (status == GPUCCL_OK)
     status = check_params(params, image->format, error);
   if (status == GPUCCL_OK && overlay)
@@ -508,25 +534,29 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
   return status;
 }
 
-GpucclStatus gpuccl_process(GpucclContext *ctx, const GpucclImage *image,
-                            const GpucclParams *params, GpucclResult *result,
-                            GpucclError *error)
+GpucclStatus gpuccl_process_sized(GpucclContext *ctx,
+                                  const GpucclImage *image,
+                                  const GpucclParams *params,
+                                  size_t params_size, GpucclResult *result,
+                                  GpucclError *error)
 {
-  return process(ctx, image, params, NULL, result, error);
+  return process(ctx, image, params, params_size, NULL, result, error);
 }
 
-GpucclStatus gpuccl_process_draw(GpucclContext *ctx, const GpucclImage *image,
-                                 const GpucclParams *params,
-                                 const GpucclFrame *frame,
-                                 const GpucclDrawParams *draw,
-                                 GpucclResult *result, GpucclError *error)
+GpucclStatus gpuccl_process_draw_sized(GpucclContext *ctx,
+                                       const GpucclImage *image,
+                                       const GpucclParams *params,
+                                       size_t params_size,
+                                       const GpucclFrame *frame,
+                                       const GpucclDrawParams *draw,
+                                       GpucclResult *result, GpucclError *error)
 {
   GpucclOverlay overlay = {frame, {0}};
   if (draw)
     overlay.params = clamped_draw(draw);
   else
     overlay.frame = NULL; /* check_overlay refuses it */
-  return process(ctx, image, params, &overlay, result, error);
+  return process(ctx, image, params, params_size, &overlay, result, error);
 }
 
 GpucclStatus gpuccl_draw_ids(GpucclContext *ctx, const GpucclFrame *frame,

@@ -47,12 +47,16 @@ extern "C" {
  * signature bumps it, and with it the soname, so an application built
  * against an older header does not load a library it would misread
  * (docs/abi.md). tests/abi checks the layouts against a manifest. */
-#define GPUCCL_ABI_VERSION 1
+#define GPUCCL_ABI_VERSION 2
 
 /* The ABI version of the library actually loaded. */
 GPUCCL_API unsigned gpuccl_abi_version(void);
 
 #define GPUCCL_MAX_SIDE 16384 /* largest width or height accepted */
+/* Largest stride (bytes from one row to the next) accepted, of an image
+ * or a frame plane: 256 times the widest row (16384 PACKED4 pixels), far
+ * above any real frame's padding; a larger one is INVALID_ARGUMENT. */
+#define GPUCCL_MAX_STRIDE ((size_t)1 << 24)
 
 typedef enum {
   GPUCCL_OK = 0,
@@ -270,16 +274,26 @@ GPUCCL_API GpucclContext *gpuccl_context_new(GpucclBackend backend,
 GPUCCL_API void gpuccl_context_free(GpucclContext *ctx);
 
 /* The backend actually in use (never AUTO), and a human-readable name of
- * the device ("CPU", or the CUDA device's name). */
+ * the device ("CPU", or the CUDA device's name). A NULL context gives
+ * AUTO and "". */
 GPUCCL_API GpucclBackend gpuccl_context_backend(const GpucclContext *ctx);
 GPUCCL_API const char *gpuccl_context_device_name(const GpucclContext *ctx);
 
-/* Binarize, label and measure one image. */
-GPUCCL_API GpucclStatus gpuccl_process(GpucclContext *ctx,
-                                       const GpucclImage *image,
-                                       const GpucclParams *params,
-                                       GpucclResult *result,
-                                       GpucclError *error);
+/* Binarize, label and measure one image. The macro passes the caller's
+ * size of GpucclParams (docs/abi.md): a library newer than the caller's
+ * header reads only the fields the caller has (those appended later take
+ * their defaults); an older one refuses a struct that sets fields it does
+ * not know (INVALID_ARGUMENT). The other calls that read a GpucclParams,
+ * GpucclTrackerParams or GpucclVolumeParams take their size the same way. */
+GPUCCL_API GpucclStatus gpuccl_process_sized(GpucclContext *ctx,
+                                             const GpucclImage *image,
+                                             const GpucclParams *params,
+                                             size_t params_size,
+                                             GpucclResult *result,
+                                             GpucclError *error);
+#define gpuccl_process(ctx, image, params, result, error)                      \
+  gpuccl_process_sized((ctx), (image), (params), sizeof(GpucclParams),         \
+                       (result), (error))
 
 /* CUDA interop: labeling and overlays on the caller's CUDA context and
  * stream, for images already on the device (a decoder's output, a
@@ -377,13 +391,13 @@ GPUCCL_API GpucclStatus gpuccl_draw(GpucclContext *ctx,
  * drawn, or max_blobs set, the overlays follow the labeling as
  * gpuccl_draw() does). A failure of either part returns its status and an
  * empty result. */
-GPUCCL_API GpucclStatus gpuccl_process_draw(GpucclContext *ctx,
-                                            const GpucclImage *image,
-                                            const GpucclParams *params,
-                                            const GpucclFrame *frame,
-                                            const GpucclDrawParams *draw,
-                                            GpucclResult *result,
-                                            GpucclError *error);
+GPUCCL_API GpucclStatus gpuccl_process_draw_sized(
+    GpucclContext *ctx, const GpucclImage *image, const GpucclParams *params,
+    size_t params_size, const GpucclFrame *frame, const GpucclDrawParams *draw,
+    GpucclResult *result, GpucclError *error);
+#define gpuccl_process_draw(ctx, image, params, frame, draw, result, error)    \
+  gpuccl_process_draw_sized((ctx), (image), (params), sizeof(GpucclParams),    \
+                            (frame), (draw), (result), (error))
 
 /* A number beside each blob's box of the last gpuccl_process() result, on
  * top of what gpuccl_draw() drew: ids[i] for blob i (e.g. the tracker's id

@@ -17,24 +17,44 @@
 extern "C" {
 #endif
 
+/* max_tracks bounds the live tracks, and with them each update's work:
+ * when more would live after an update, the tracks unseen longest are
+ * dropped first, then the newest (whose blobs keep their id for that
+ * frame). 0 means GPUCCL_TRACKER_MAX_TRACKS. */
+#define GPUCCL_TRACKER_MAX_TRACKS 65536
+
 typedef struct {
   double max_distance; /* pixels; gating distance between centroids */
   int max_lost;        /* frames a track survives without a blob */
+  size_t max_tracks;   /* appended in ABI 2 */
 } GpucclTrackerParams;
 
 typedef struct GpucclTracker GpucclTracker;
 
-/* Defaults: max_distance 50, max_lost 5. Sized like gpuccl_params_init. */
+/* Defaults: max_distance 50, max_lost 5, max_tracks
+ * GPUCCL_TRACKER_MAX_TRACKS. Sized like gpuccl_params_init. */
 GPUCCL_API void gpuccl_tracker_params_init_sized(GpucclTrackerParams *params,
                                                  size_t size);
 #define gpuccl_tracker_params_init(params)                                     \
   gpuccl_tracker_params_init_sized((params), sizeof *(params))
-/* NULL params: the defaults. NULL when out of memory. */
-GPUCCL_API GpucclTracker *gpuccl_tracker_new(const GpucclTrackerParams *params);
+/* NULL params: the defaults. NULL when out of memory, or when params (of
+ * the caller's size, as gpuccl_process_sized) set a field this library
+ * does not know. */
+GPUCCL_API GpucclTracker *
+gpuccl_tracker_new_sized(const GpucclTrackerParams *params, size_t size);
+#define gpuccl_tracker_new(params)                                             \
+  gpuccl_tracker_new_sized((params), sizeof(GpucclTrackerParams))
 GPUCCL_API void gpuccl_tracker_free(GpucclTracker *tracker);
-/* Change the parameters; the live tracks stay. */
-GPUCCL_API void gpuccl_tracker_set_params(GpucclTracker *tracker,
-                                          const GpucclTrackerParams *params);
+/* Change the parameters; the live tracks stay (those past a smaller
+ * max_tracks go at the next update). false, nothing changed, for no
+ * tracker or parameters, or parameters that set a field this library does
+ * not know. */
+GPUCCL_API bool gpuccl_tracker_set_params_sized(GpucclTracker *tracker,
+                                                const GpucclTrackerParams *params,
+                                                size_t size);
+#define gpuccl_tracker_set_params(tracker, params)                             \
+  gpuccl_tracker_set_params_sized((tracker), (params),                         \
+                                  sizeof(GpucclTrackerParams))
 /* Forget every track (e.g. on a flush or a size change). */
 GPUCCL_API void gpuccl_tracker_reset(GpucclTracker *tracker);
 /* Match one frame's blobs: track_ids[i] receives the id of blobs[i].

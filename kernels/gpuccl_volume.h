@@ -30,8 +30,10 @@ typedef enum {
 typedef struct {
   const uint8_t *data;
   int width, height, depth; /* >= 1 each */
-  size_t row_stride;        /* bytes between rows, >= width */
-  size_t slice_stride;      /* bytes between slices, >= row_stride * height */
+  size_t row_stride;        /* bytes between rows, >= width, at most
+                             * GPUCCL_MAX_STRIDE */
+  size_t slice_stride;      /* bytes between slices, >= row_stride * height,
+                             * at most GPUCCL_MAX_STRIDE * height */
 } GpucclVolumeImage;
 
 typedef struct {
@@ -70,13 +72,17 @@ GPUCCL_API void gpuccl_volume_params_init_sized(GpucclVolumeParams *params,
 GPUCCL_API GpucclVolume *gpuccl_volume_new(GpucclBackend backend, int device_id,
                                            GpucclError *error);
 GPUCCL_API void gpuccl_volume_free(GpucclVolume *vol);
+/* AUTO for a NULL volume. */
 GPUCCL_API GpucclBackend gpuccl_volume_backend(const GpucclVolume *vol);
 
-GPUCCL_API GpucclStatus gpuccl_volume_process(GpucclVolume *vol,
-                                              const GpucclVolumeImage *image,
-                                              const GpucclVolumeParams *params,
-                                              GpucclVolumeResult *result,
-                                              GpucclError *error);
+/* params of the caller's size, as gpuccl_process_sized. */
+GPUCCL_API GpucclStatus gpuccl_volume_process_sized(
+    GpucclVolume *vol, const GpucclVolumeImage *image,
+    const GpucclVolumeParams *params, size_t params_size,
+    GpucclVolumeResult *result, GpucclError *error);
+#define gpuccl_volume_process(vol, image, params, result, error)               \
+  gpuccl_volume_process_sized((vol), (image), (params),                        \
+                              sizeof(GpucclVolumeParams), (result), (error))
 
 #ifdef __cplusplus
 }

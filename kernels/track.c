@@ -44,19 +44,37 @@
 void gpuccl_tracker_params_init_sized(GpucclTrackerParams *params,
                                       size_t size)
 {
-  const GpucclTrackerParams defaults = {.max_distance = 50.0, .max_lost = 5};
+  const GpucclTrackerParams defaults = {
+      .max_distance = 50.0,
+      .max_lost = 5,
+      .max_tracks = GPUCCL_TRACKER_MAX_TRACKS,
+  };
   gpuccl_init_sized(params, size, &defaults, sizeof defaults);
 }
 
-GpucclTracker *gpuccl_tracker_new(const GpucclTrackerParams *params)
+/* The caller's parameters (size bytes) over the defaults; false when they
+ * set a field this library does not know. */
+static bool read_params(GpucclTrackerParams *out,
+                        const GpucclTrackerParams *params, size_t size)
 {
+  gpuccl_tracker_params_init(out);
+  if (params && !gpuccl_read_sized(out, sizeof *out, params, size))
+    return false;
+  if (out->max_tracks == 0)
+    out->max_tracks = GPUCCL_TRACKER_MAX_TRACKS;
+  return true;
+}
+
+GpucclTracker *gpuccl_tracker_new_sized(const GpucclTrackerParams *params,
+                                        size_t size)
+{
+  GpucclTrackerParams own;
+  if (!read_params(&own, params, size))
+    return NULL;
   GpucclTracker *t = calloc(1, sizeof *t);
   if (!t)
     return NULL;
-  if (params)
-    t->params = *params;
-  else
-    gpuccl_tracker_params_init(&t->params);
+  t->params = own;
   t->next_id = 1;
   return t;
 }
@@ -72,6 +90,7 @@ void gpuccl_tracker_free(GpucclTracker *tracker)
   free(tracker->proposals);
   free(tracker->n_candidates);
   free(tracker->near);
+  free(tracker->order);
   free(tracker->candidates);
   free(tracker->points);
   free(tracker->entries.x);
@@ -85,11 +104,15 @@ void gpuccl_tracker_free(GpucclTracker *tracker)
   free(tracker);
 }
 
-void gpuccl_tracker_set_params(GpucclTracker *tracker,
-                               const GpucclTrackerParams *params)
+bool gpuccl_tracker_set_params_sized(GpucclTracker *tracker,
+                                     const GpucclTrackerParams *params,
+                                     size_t size)
 {
-  if (tracker && params)
-    tracker->params = *params;
+  GpucclTrackerParams own;
+  if (!tracker || !params || !read_params(&own, params, size))
+    return false;
+  tracker->params = own;
+  return true;
 }
 
 /* Ids keep counting after a reset: an id names one object for the whole
@@ -154,6 +177,7 @@ static bool reserve_tracks(GpucclTracker *t, size_t n)
     {(void **)&t->proposals, sizeof *t->proposals},
     {(void **)&t->n_candidates, sizeof *t->n_candidates},
     {(void **)&t->near, sizeof *t->near},
+    {(void **)&t->order, sizeof *t->order},
   };
   return reserve_group(&t->cap_tracks, n, slots, sizeof slots / sizeof *slots);
 }
@@ -283,6 +307,36 @@ static bool answers_fit(const GpucclTracker *t, const GpucclBlob *blobs,
   return true;
 }
 
+/* Largest first. */
+static int key_descending(const void *a, const void *b)
+{
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x < y) - (x > y);
+}
+
+/* At most max_tracks tracks live on (gpuccl_track.h): past it, the tracks
+ * unseen longest go first, then the newest (their blobs keep this frame's
+ * ids). The survivors keep their order, oldest first, as the tie-break
+ * needs. Sorting happens only in a frame that went past the cap. */
+static void cap_tracks(GpucclTracker *t)
+{
+  const size_t n = t->n_tracks, keep = t->params.max_tracks;
+  if (n <= keep)
+    return;
+  for (size_t i = 0; i < n; i++)
+    t->order[i] = (uint64_t)(uint32_t)t->tracks[i].lost << 32 | (uint32_t)i;
+  qsort(t->order, n, sizeof *t->order, key_descending);
+  uint8_t *drop = t->proposals; /* per-track scratch, free after matching */
+  memset(drop, 0, n);
+  for (size_t k = 0; k < n - keep; k++)
+    drop[t->order[k] & UINT32_MAX] = 1;
+  size_t live = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!drop[i])
+      t->tracks[live++] = t->tracks[i];
+  t->n_tracks = live;
+}
+
 bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
                                    size_t n_blobs,
                                    const GpucclNearestRequest *request,
@@ -363,5 +417,6 @@ bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
       t->next_id = 1;
     track_ids[i] = tr->id;
   }
+  cap_tracks(t);
   return true;
 }

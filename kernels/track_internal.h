@@ -88,6 +88,7 @@ struct GpucclTracker {
   uint8_t *proposals;      /* candidates proposed to so far */
   uint8_t *n_candidates;   /* length of the list, or LIST_NOT_BUILT */
   Candidate *near;         /* the own-cell shortcut's answer */
+  uint64_t *order;         /* which tracks go first past max_tracks */
   Candidate *candidates;   /* MAX_CANDIDATES per track, built on demand */
   size_t cap_candidates;
 
@@ -103,6 +104,9 @@ struct GpucclTracker {
   Grid grid;
   uint32_t *cell_start;    /* first entry of each cell, + the end */
   size_t cap_cells;
+
+  uint64_t visited;        /* rows, cells and entries the growing searches read,
+                            * over the tracker's life (tests bound it) */
 };
 
 static inline double dmin(double a, double b) { return a < b ? a : b; }

@@ -55,6 +55,7 @@ typedef struct {
   float gate2;
   const GpucclTracker *t;
   const GpucclBlob *blobs;
+  uint64_t visited;  /* rows, cells and entries read (GpucclTracker.visited) */
 } Nearest;
 
 /* Squared distance beyond which a blob cannot enter the list. */
@@ -87,7 +88,9 @@ static void nearest_scan(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi)
   const GpucclTracker *t = nb->t;
   uint32_t end = t->cell_start[row * t->grid.gw + x_hi + 1];
   const CellEntries *e = &t->entries;
-  for (uint32_t k = t->cell_start[row * t->grid.gw + x_lo]; k < end; k++) {
+  const uint32_t start = t->cell_start[row * t->grid.gw + x_lo];
+  nb->visited += (uint64_t)(x_hi - x_lo + 1) + (end - start);
+  for (uint32_t k = start; k < end; k++) {
     float ex = e->x[k] - nb->px, ey = e->y[k] - nb->py;
     float d2 = ex * ex + ey * ey;
     if (d2 <= nearest_bound(nb)) /* false for NaN */
@@ -103,36 +106,121 @@ static inline bool nearest_reachable(const Nearest *nb, double lower2)
   return lower2 * (1.0 - 1e-5) <= (double)nearest_bound(nb);
 }
 
-/* Offer the blobs of cells [x_lo, x_hi] of one row, clipped to the grid. */
-static void nearest_run(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi)
+/* The circle of the list's bound around the prediction against one row:
+ * *dy2, the squared distance from the prediction to the row's band, and
+ * *e, the margin that covers the grid's rounding (double) against the
+ * distances' (float). The bound only shrinks, so what is out of reach now
+ * stays out. This keeps a search bounded whatever the gate: a prediction
+ * far from every blob (a gate wider than the frame lets tracks learn
+ * velocities that throw them off it) visits the rows and cells nearest to
+ * it first and then only the lens the circle still reaches, not the box
+ * around it. */
+static void nearest_row_band(const Nearest *nb, int64_t row, double *dy2,
+                             double *e)
 {
   const Grid *g = &nb->t->grid;
-  if (row < 0 || row >= g->gh)
-    return;
+  const double lo = g->y0 + (double)row * g->cell, hi = lo + g->cell;
+  const double py = nb->py;
+  *e = 1e-6 * (g->cell + fabs(lo) + fabs(hi) + fabs(g->x0) +
+               (double)g->gw * g->cell);
+  const double dy = py < lo - *e ? lo - *e - py
+                  : py > hi + *e ? py - hi - *e : 0.0;
+  *dy2 = dy * dy;
+}
+
+/* Whether cells [x_lo, x_hi] of a row at dy2 come within the bound (an
+ * infinite bound reaches everything). */
+static bool nearest_span_reach(const Nearest *nb, int64_t x_lo, int64_t x_hi,
+                               double dy2, double e)
+{
+  const Grid *g = &nb->t->grid;
+  const double lo = g->x0 + (double)x_lo * g->cell - e;
+  const double hi = g->x0 + (double)(x_hi + 1) * g->cell + e;
+  const double px = nb->px;
+  const double dx = px < lo ? lo - px : px > hi ? px - hi : 0.0;
+  return dx * dx + dy2 <= (double)nearest_bound(nb) * (1.0 + 1e-5) + e * e;
+}
+
+/* Offer the blobs of cells [x_lo, x_hi] of a row at dy2, clipped to the
+ * grid: the cell nearest the prediction first, then outwards on both
+ * sides while the cells are within reach. */
+static void nearest_run(Nearest *nb, int64_t row, int64_t x_lo, int64_t x_hi,
+                        double dy2, double e)
+{
+  const Grid *g = &nb->t->grid;
   if (x_lo < 0)
     x_lo = 0;
   if (x_hi > g->gw - 1)
     x_hi = g->gw - 1;
-  if (x_lo <= x_hi)
-    nearest_scan(nb, row, x_lo, x_hi);
+  if (x_lo > x_hi)
+    return;
+  const double f = floor(((double)nb->px - g->x0) * g->inv_cell);
+  const int64_t c = !(f > (double)x_lo) ? x_lo /* also NaN */
+                  : f >= (double)x_hi ? x_hi : (int64_t)f;
+  int64_t l = c, r = c + 1;
+  while (l >= x_lo || r <= x_hi) {
+    if (l >= x_lo) {
+      if (nearest_span_reach(nb, l, l, dy2, e))
+        nearest_scan(nb, row, l, l), l--;
+      else
+        l = x_lo - 1;
+    }
+    if (r <= x_hi) {
+      if (nearest_span_reach(nb, r, r, dy2, e))
+        nearest_scan(nb, row, r, r), r++;
+      else
+        r = x_hi + 1;
+    }
+  }
+}
+
+/* Row `row` of the ring between the boxes of radius inner and outer
+ * around (cx, cy), clipped to the grid. false when even the whole width
+ * of the box on this row is out of reach: then so is every row farther
+ * from the prediction (their bands are farther, their runs no wider). */
+static bool nearest_ring_row(Nearest *nb, int64_t cx, int64_t cy,
+                             int64_t inner, int64_t outer, int64_t row)
+{
+  const Grid *g = &nb->t->grid;
+  const int64_t x_lo = cx - outer < 0 ? 0 : cx - outer;
+  const int64_t x_hi = cx + outer > g->gw - 1 ? g->gw - 1 : cx + outer;
+  double dy2, e;
+  nb->visited++;
+  nearest_row_band(nb, row, &dy2, &e);
+  if (!nearest_span_reach(nb, x_lo, x_hi, dy2, e))
+    return false;
+  if (row >= cy - inner && row <= cy + inner) {
+    nearest_run(nb, row, cx - outer, cx - inner - 1, dy2, e);
+    nearest_run(nb, row, cx + inner + 1, cx + outer, dy2, e);
+  } else {
+    nearest_run(nb, row, cx - outer, cx + outer, dy2, e);
+  }
+  return true;
 }
 
 /* Offer the blobs of the box of cells of radius `outer` around (cx, cy)
  * that are not in the box of radius `inner` (-1: none). Only the grid's
- * rows are visited: a prediction far off the grid costs no more. */
+ * rows are visited, the nearest first, so that the bound shrinks early
+ * and clips the farther rows (nearest_row_band). */
 static void nearest_box(Nearest *nb, int64_t cx, int64_t cy, int64_t inner,
                         int64_t outer)
 {
   const Grid *g = &nb->t->grid;
   int64_t y_lo = cy - outer < 0 ? 0 : cy - outer;
   int64_t y_hi = cy + outer > g->gh - 1 ? g->gh - 1 : cy + outer;
-  for (int64_t row = y_lo; row <= y_hi; row++) {
-    if (row >= cy - inner && row <= cy + inner) {
-      nearest_run(nb, row, cx - outer, cx - inner - 1);
-      nearest_run(nb, row, cx + inner + 1, cx + outer);
-    } else {
-      nearest_run(nb, row, cx - outer, cx + outer);
-    }
+  if (y_lo > y_hi || cx + outer < 0 || cx - outer > g->gw - 1)
+    return;
+  const int64_t first = cy < y_lo ? y_lo : cy > y_hi ? y_hi : cy;
+  /* Rows farther than one out of reach are out of reach too. */
+  bool up = true, down = true;
+  for (int64_t k = 0; (up && first - k >= y_lo) || (down && first + k <= y_hi);
+       k++) {
+    if (up && first - k >= y_lo)
+      up = nearest_ring_row(nb, cx, cy, inner, outer, first - k);
+    if (k && down && first + k <= y_hi)
+      down = nearest_ring_row(nb, cx, cy, inner, outer, first + k);
+    else if (!k)
+      down = up;
   }
 }
 
@@ -192,9 +280,12 @@ static void nearest_search(Nearest *nb)
      * prediction that far off the grid scans every blob once (an infinite
      * gate may still take one, as the device's search would); an
      * infinite or NaN one is at no finite distance from any. */
-    if (isfinite(fx) && isfinite(fy))
-      for (int64_t row = 0; row < g->gh; row++)
-        nearest_scan(nb, row, 0, g->gw - 1);
+    if (isfinite(fx) && isfinite(fy)) {
+      /* The grid's row nearest the prediction first (nearest_box). */
+      const int64_t row = !(fy > 0.0) ? 0
+                        : fy >= (double)(g->gh - 1) ? g->gh - 1 : (int64_t)fy;
+      nearest_box(nb, 0, row, -1, g->gw > g->gh ? g->gw : g->gh);
+    }
     return;
   }
   /* No blob within reach of a prediction far outside the grid. */
@@ -212,7 +303,12 @@ static void nearest_search(Nearest *nb)
   if (g->gh - 1 - cy > r_max) r_max = g->gh - 1 - cy;
   if (r_max < 1) r_max = 1;
 
-  int64_t r = -1, want = 1; /* r = -1: nothing scanned yet */
+  /* The first box reaches the grid: smaller ones hold no cell. */
+  const int64_t gx = cx < 0 ? -cx : cx > g->gw - 1 ? cx - (g->gw - 1) : 0;
+  const int64_t gy = cy < 0 ? -cy : cy > g->gh - 1 ? cy - (g->gh - 1) : 0;
+  int64_t want = gx > gy ? gx : gy;
+  want = want < 1 ? 1 : want > r_max ? r_max : want;
+  int64_t r = -1; /* nothing scanned yet */
   for (;;) {
     nearest_box(nb, cx, cy, r, want);
     r = want;
@@ -247,6 +343,7 @@ static bool next_candidate(GpucclTracker *t, const GpucclBlob *blobs,
     nb.c = out;
     nb.k = 1;
     nearest_search(&nb);
+    t->visited += nb.visited;
     return nb.n == 1;
   }
   if (t->n_candidates[ti] == LIST_NOT_BUILT) {
@@ -255,6 +352,7 @@ static bool next_candidate(GpucclTracker *t, const GpucclBlob *blobs,
     nb.c = list;
     nb.k = MAX_CANDIDATES;
     nearest_search(&nb);
+    t->visited += nb.visited;
     t->n_candidates[ti] = (uint8_t)nb.n;
   }
   if (pos >= t->n_candidates[ti])

@@ -73,7 +73,7 @@ void gpuccl_volume_free(GpucclVolume *vol)
 
 GpucclBackend gpuccl_volume_backend(const GpucclVolume *vol)
 {
-  return vol->backend;
+  return vol ? vol->backend : GPUCCL_BACKEND_AUTO;
 }
 
 GpucclStatus gpuccl_volume_reserve_blobs(GpucclVolume *vol, size_t n,
@@ -230,6 +230,14 @@ static GpucclStatus check(const GpucclVolumeImage *img,
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "row stride %zu is below the width %d",
                             img->row_stride, img->width);
+  /* Strides no real volume has (they fit the address space, not memory). */
+  if (img->row_stride > GPUCCL_MAX_STRIDE ||
+      img->slice_stride / (size_t)img->height > GPUCCL_MAX_STRIDE)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "strides %zu/%zu are above the largest accepted, "
+                            "%zu bytes a row",
+                            img->row_stride, img->slice_stride,
+                            (size_t)GPUCCL_MAX_STRIDE);
   /* Slices of height row strides (gpuccl_volume.h), spanning (height - 1)
    * strides and a row; the whole volume must fit the address space. */
   size_t slice_rows, slice_span;
@@ -255,17 +263,27 @@ static GpucclStatus check(const GpucclVolumeImage *img,
   return GPUCCL_OK;
 }
 
-GpucclStatus gpuccl_volume_process(GpucclVolume *vol,
-                                   const GpucclVolumeImage *img,
-                                   const GpucclVolumeParams *params,
-                                   GpucclVolumeResult *result,
-                                   GpucclError *error)
+GpucclStatus gpuccl_volume_process_sized(GpucclVolume *vol,
+                                         const GpucclVolumeImage *img,
+                                         const GpucclVolumeParams *caller,
+                                         size_t params_size,
+                                         GpucclVolumeResult *result,
+                                         GpucclError *error)
 {
   gpuccl_clear_error(error);
   if (!vol || !result)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no volume object or no result");
   memset(result, 0, sizeof *result);
+  /* The caller's fields over the defaults (docs/abi.md). */
+  GpucclVolumeParams own;
+  const GpucclVolumeParams *params = caller ? &own : NULL;
+  gpuccl_volume_params_init(&own);
+  if (caller && !gpuccl_read_sized(&own, sizeof own, caller, params_size))
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "volume parameters of %zu bytes set fields past "
+                            "the %zu this library knows",
+                            params_size, sizeof own);
   GpucclStatus st = check(img, params, error);
   if (st != GPUCCL_OK)
     return st;

@@ -119,6 +119,7 @@ static void fill(Layout *l)
   LAYOUT_STRUCT(l, GpucclTrackerParams);
   LAYOUT_FIELD(l, GpucclTrackerParams, max_distance);
   LAYOUT_FIELD(l, GpucclTrackerParams, max_lost);
+  LAYOUT_FIELD(l, GpucclTrackerParams, max_tracks);
 
   LAYOUT_STRUCT(l, GpucclVolumeImage);
   LAYOUT_FIELD(l, GpucclVolumeImage, data);

@@ -30,6 +30,7 @@ static void fill(Layout *l)
   LAYOUT_FIELD(l, GstCclBlobMeta, processing_ns);
   LAYOUT_FIELD(l, GstCclBlobMeta, tracking_ns);
   LAYOUT_FIELD(l, GstCclBlobMeta, n_roi_metas);
+  LAYOUT_FIELD(l, GstCclBlobMeta, source);
 }
 
 int main(int argc, char **argv)

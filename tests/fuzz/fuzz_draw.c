@@ -192,7 +192,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                (f.offset_r <= 3 && f.offset_g <= 3 && f.offset_b <= 3));
   int allocatable = 1;
   for (int i = 0; i < planes; i++) {
-    valid &= f.stride[i] >= p[i].row && span_of(&p[i], f.stride[i]) <= PTRDIFF_MAX;
+    valid &= f.stride[i] >= p[i].row && f.stride[i] <= GPUCCL_MAX_STRIDE &&
+             span_of(&p[i], f.stride[i]) <= PTRDIFF_MAX;
     allocatable &= span_of(&p[i], f.stride[i]) <= MAX_PLANE_BYTES;
   }
   uint8_t *before[3] = {NULL, NULL, NULL};

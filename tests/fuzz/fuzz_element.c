@@ -6,8 +6,10 @@
  * input in eight up to 400), every property, and a short stream of 1..4
  * buffers: whole frames, short ones, empty ones, oversized ones, GAP
  * buffers, buffers with a GstVideoMeta of arbitrary format, size, offsets
- * and strides, with caps changes and property changes in between; the rest
- * of the input is the pixels. Nothing may crash, hang or leak (ASan, UBSan,
+ * and strides (also spread over 2..4 memories, so planes cross them), with
+ * a GstVideoCropMeta, whole frames whose metas then go through a scale to
+ * another size and pixel aspect ratio (a letterbox), with caps changes and
+ * property changes in between; the rest of the input is the pixels. Nothing may crash, hang or leak (ASan, UBSan,
  * libFuzzer's leak check); a frame that comes out (whole, or with a meta
  * the element took) must have its ROI metas inside the frame and no more
  * than max-blobs of them.
@@ -184,6 +186,90 @@ meta_buffer (FuzzBytes * in, const Caps * c)
   return buf;
 }
 
+/* The bytes of buf (taken) in 2..4 memories cut at the input's offsets,
+ * its GstVideoMeta (if any) kept: planes that cross memories (issue 28). */
+static GstBuffer *
+split_memories (FuzzBytes * in, GstBuffer * buf)
+{
+  gsize size = gst_buffer_get_size (buf), at = 0;
+  guint parts = fuzz_range (in, 2, 4);
+  GstVideoMeta *vm = gst_buffer_get_video_meta (buf);
+  GstBuffer *out = gst_buffer_new ();
+
+  for (guint i = 0; i < parts && at < size; i++) {
+    gsize n = i + 1 == parts ? size - at
+        : (gsize) fuzz_range (in, 1, (gint) MIN (size - at, 1 << 20));
+    GstMemory *mem = gst_allocator_alloc (NULL, n, NULL);
+    GstMapInfo map;
+
+    gst_memory_map (mem, &map, GST_MAP_WRITE);
+    gst_buffer_extract (buf, at, map.data, n);
+    gst_memory_unmap (mem, &map);
+    gst_buffer_append_memory (out, mem);
+    at += n;
+  }
+  if (vm)
+    gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
+        vm->format, vm->width, vm->height, vm->n_planes, vm->offset,
+        vm->stride);
+  gst_buffer_unref (buf);
+  return out;
+}
+
+/* A whole frame with a GstVideoCropMeta of the input's rectangle (which
+ * the element does not ask for: it must label the frame of the caps, or
+ * refuse a meta larger than them, never read outside the buffer). */
+static GstBuffer *
+crop_buffer (FuzzBytes * in, const Caps * c)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, c->info.size, NULL);
+  GstVideoCropMeta *crop;
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  fuzz_fill (in, map.data, map.size);
+  gst_buffer_unmap (buf, &map);
+  crop = gst_buffer_add_video_crop_meta (buf);
+  crop->x = fuzz_range (in, 0, 2 * c->width);
+  crop->y = fuzz_range (in, 0, 2 * c->height);
+  crop->width = fuzz_range (in, 0, 2 * c->width);
+  crop->height = fuzz_range (in, 0, 2 * c->height);
+  return buf;
+}
+
+static void check_output (GstBuffer * out, const Caps * c, guint max_blobs);
+
+/* The output's metas through a scale to the input's size and pixel aspect
+ * ratio, as videoscale transforms them (each meta's transform, in order):
+ * with another display aspect ratio the table maps into a letterbox. The
+ * ROI metas the table restores must lie inside the scaled frame. */
+static void
+check_letterbox (FuzzBytes * in, GstBuffer * out, const Caps * c)
+{
+  Caps scaled = *c;
+  GstVideoInfo from = c->info;
+  GstVideoMetaTransform trans = { &from, &scaled.info };
+  GstBuffer *dest = gst_buffer_new ();
+  gpointer state = NULL;
+  GstMeta *m;
+
+  scaled.width = fuzz_range (in, 1, 400);
+  scaled.height = fuzz_range (in, 1, 400);
+  gst_video_info_set_format (&scaled.info, c->format, scaled.width,
+      scaled.height);
+  scaled.info.par_n = fuzz_range (in, 1, 16);
+  scaled.info.par_d = fuzz_range (in, 1, 16);
+  from.par_n = fuzz_range (in, 1, 16);
+  from.par_d = fuzz_range (in, 1, 16);
+  while ((m = gst_buffer_iterate_meta (out, &state)))
+    if (m->info->transform_func && gst_meta_api_type_has_tag (m->info->api,
+            g_quark_from_static_string (GST_META_TAG_VIDEO_SIZE_STR)))
+      m->info->transform_func (dest, m, out,
+          gst_video_meta_transform_scale_get_quark (), &trans);
+  check_output (dest, &scaled, 0);
+  gst_buffer_unref (dest);
+}
+
 static void
 check_output (GstBuffer * out, const Caps * c, guint max_blobs)
 {
@@ -240,8 +326,13 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
      * change between frames is itself something the element must take). */
     g_object_set (h->element, "line-width", line_width_cap (&caps,
             line_width, draws_ids (h->element)), NULL);
-    if (what == 6 || what == 7) {       /* a GstVideoMeta, maybe lying */
-      ret = gst_harness_push (h, meta_buffer (&in, &caps));
+    if (what >= 6 && what <= 9) {
+      /* 6, 7: a GstVideoMeta, maybe lying; 8: the same over several
+       * memories; 9: a crop meta the element did not ask for. */
+      buf = what == 9 ? crop_buffer (&in, &caps) : meta_buffer (&in, &caps);
+      if (what == 8)
+        buf = split_memories (&in, buf);
+      ret = gst_harness_push (h, buf);
       if (ret == GST_FLOW_OK) {
         GstBuffer *out = gst_harness_try_pull (h);
         if (out) {
@@ -270,6 +361,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       if (out) {
         if (n >= frame && what != 5)
           check_output (out, &caps, max_blobs);
+        if (n >= frame && what == 10)   /* then through a scale */
+          check_letterbox (&in, out, &caps);
         gst_buffer_unref (out);
       }
     }

@@ -529,13 +529,32 @@ static void fuzz_arguments(FuzzBytes *in)
   p.max_blobs = (uint32_t)fuzz_range(in, 0, 5);
   p.algorithm = (GpucclAlgorithm)fuzz_range(in, -1, GPUCCL_ALGORITHM_LAST + 1);
   unsigned nulls = fuzz_u8(in); /* which pointers are NULL */
+  /* The caller's size of GpucclParams (docs/abi.md): mostly the header's;
+   * else shorter (an older header: the fields past it take their
+   * defaults), or longer with a tail that is zero (accepted) or sets a
+   * byte (a field this library does not know: refused). The struct is
+   * allocated to exactly that size, so reading past it is an ASan error. */
+  unsigned sized = fuzz_range(in, 0, 7);
+  size_t params_size = sized == 0 ? (size_t)fuzz_range(in, 0, sizeof p - 1)
+                     : sized == 1 ? sizeof p + (size_t)fuzz_range(in, 1, 16)
+                     : sizeof p;
+  bool tail_set = sized == 1 && fuzz_bool(in);
+  GpucclParams eff; /* what the library must read */
+  gpuccl_params_init(&eff);
+  memcpy(&eff, &p, params_size < sizeof p ? params_size : sizeof p);
+  unsigned char *caller = calloc(1, params_size ? params_size : 1);
+  FUZZ_CHECK(caller, "out of memory");
+  memcpy(caller, &p, params_size < sizeof p ? params_size : sizeof p);
+  if (tail_set)
+    caller[params_size - 1] = 1;
+  p = eff;
 
   bool size_ok = w >= 1 && h >= 1 && w <= GPUCCL_MAX_SIDE &&
                  h <= GPUCCL_MAX_SIDE;
   bool invalid =
       (nulls & 0x1f) == 1 || (nulls & 0x1f) == 2 || (nulls & 0x1f) == 3 ||
       (nulls & 0x1f) == 4 || (nulls & 0x1f) == 5 || format > 2 || !size_ok ||
-      stride < row ||
+      stride < row || tail_set ||
       (format == GPUCCL_PIXEL_PACKED4 && (off[0] > 3 || off[1] > 3 || off[2] > 3)) ||
       (p.connectivity != 4 && p.connectivity != 8) || p.threshold < 0 ||
       p.threshold > (format == GPUCCL_PIXEL_U16 ? 65535 : 255) ||
@@ -564,11 +583,11 @@ static void fuzz_arguments(FuzzBytes *in)
   GpucclContext *ctx = context(false);
   GpucclResult r;
   GpucclError err = {.status = GPUCCL_OK};
-  GpucclStatus st = gpuccl_process((nulls & 0x1f) == 4 ? NULL : ctx,
-                                   (nulls & 0x1f) == 2 ? NULL : &img,
-                                   (nulls & 0x1f) == 3 ? NULL : &p,
-                                   (nulls & 0x1f) == 5 ? NULL : &r,
-                                   (nulls & 0x20) ? NULL : &err);
+  GpucclStatus st = gpuccl_process_sized(
+      (nulls & 0x1f) == 4 ? NULL : ctx, (nulls & 0x1f) == 2 ? NULL : &img,
+      (nulls & 0x1f) == 3 ? NULL : (const GpucclParams *)(void *)caller,
+      params_size, (nulls & 0x1f) == 5 ? NULL : &r,
+      (nulls & 0x20) ? NULL : &err);
   if (!invalid && p.algorithm != GPUCCL_ALGORITHM_DEFAULT &&
       st == GPUCCL_ERROR_UNSUPPORTED)
     ; /* a GPU algorithm the CPU backend may decline */
@@ -588,6 +607,7 @@ static void fuzz_arguments(FuzzBytes *in)
                "error %s without a message", gpuccl_status_name(st));
   if (st == GPUCCL_OK)
     check_table(&img, &p, &r);
+  free(caller);
   free(data);
 }
 

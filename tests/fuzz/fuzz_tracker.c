@@ -22,6 +22,7 @@
 #include "nearest_ref.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (event == 1) {
       gpuccl_tracker_reset(own);
       gpuccl_tracker_reset(given);
+    } else if (event == 2) {
+      /* A cap on the live tracks (issue 28), set through parameters of
+       * the previous layout (no max_tracks: the default) or the current
+       * one: both trackers must still agree. */
+      tp.max_tracks = (size_t)fuzz_range(&in, 0, 64);
+      size_t tp_size = fuzz_bool(&in) ? sizeof tp
+                                      : offsetof(GpucclTrackerParams, max_tracks);
+      FUZZ_CHECK(gpuccl_tracker_set_params_sized(own, &tp, tp_size) &&
+                     gpuccl_tracker_set_params_sized(given, &tp, tp_size),
+                 "set_params of %zu bytes refused", tp_size);
     }
     const size_t n = (size_t)fuzz_range(&in, 0, MAX_BLOBS);
     for (size_t i = 0; i < n; i++)

@@ -132,7 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      (unsigned __int128)v.row_stride * (h - 1) + w
                : 0;
   const int valid = sides_ok && w * h * d <= GPUCCL_VOLUME_MAX_VOXELS &&
-                    v.row_stride >= w &&
+                    v.row_stride >= w && v.row_stride <= GPUCCL_MAX_STRIDE &&
+                    v.slice_stride / h <= GPUCCL_MAX_STRIDE &&
                     v.slice_stride >= (unsigned __int128)v.row_stride * h &&
                     span <= PTRDIFF_MAX && p.threshold >= 0 &&
                     p.threshold <= 255 && p.algorithm <= GPUCCL_VOLUME_BKE &&

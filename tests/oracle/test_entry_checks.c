@@ -25,6 +25,7 @@
 #include "gpuccl_volume.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -322,6 +323,13 @@ static void check_volumes(GpucclBackend backend)
   s = (GpucclVolumeImage){data, 4, 4, 4, 4, 15};
   expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "strides",
                  "slices overlapping");
+  /* Strides that fit the address space but no volume (issue 28). */
+  s = (GpucclVolumeImage){data, 4, 2, 1, (size_t)1 << 40, (size_t)1 << 41};
+  expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "largest",
+                 "row stride 2^40");
+  s = (GpucclVolumeImage){data, 4, 1, 2, 4, (size_t)1 << 40};
+  expect_invalid(gpuccl_volume_process(vol, &s, &p, &r, &e), &e, "largest",
+                 "slice stride 2^40");
   s = (GpucclVolumeImage){data, 4, 4, 4, 4, 16};
   EXPECT(gpuccl_volume_process(vol, &s, &p, &r, &e) == GPUCCL_OK &&
              e.status == GPUCCL_OK && e.message[0] == '\0',
@@ -356,6 +364,117 @@ static void check_sized_inits(void)
          full.connectivity);
 }
 
+/* Issue 28: every call that reads a caller's parameters reads only the
+ * caller's size of them (an application built against an older, smaller
+ * struct), the fields past it taking their defaults; a larger struct is
+ * refused only when it sets a field this library does not know. Each
+ * struct is allocated to exactly its size: reading past it is an ASan or
+ * valgrind error (before, the calls took no size and read the whole
+ * struct). */
+static void check_sized_calls(GpucclContext *ctx, GpucclBackend backend)
+{
+  GpucclParams full;
+  gpuccl_params_init(&full);
+  full.threshold = 100;
+  GpucclImage img = {image_pixels, W, H, W, GPUCCL_PIXEL_U8, 0, 0, 0};
+  GpucclResult r;
+  GpucclError e = {0};
+  /* Up to the end of connectivity: threshold 100, 8-connectivity; the
+   * rest (mode, nearest, ...) defaults. */
+  const size_t short_size = offsetof(GpucclParams, connectivity) + sizeof(int);
+  GpucclParams *p = malloc(short_size);
+  memcpy(p, &full, short_size);
+  EXPECT(gpuccl_process_sized(ctx, &img, p, short_size, &r, &e) == GPUCCL_OK &&
+             r.n_blobs == 2 && r.threshold == 100,
+         "parameters of %zu bytes: %s, %zu blobs", short_size, e.message,
+         r.n_blobs);
+  free(p);
+  /* A larger struct: a zero tail is accepted, a set one refused. */
+  unsigned char *big = calloc(1, sizeof full + 8);
+  memcpy(big, &full, sizeof full);
+  EXPECT(gpuccl_process_sized(ctx, &img, (GpucclParams *)(void *)big,
+                              sizeof full + 8, &r, &e) == GPUCCL_OK,
+         "a larger struct with a zero tail: %s", e.message);
+  big[sizeof full + 5] = 1;
+  expect_invalid(gpuccl_process_sized(ctx, &img, (GpucclParams *)(void *)big,
+                                      sizeof full + 8, &r, &e),
+                 &e, "fields past", "a larger struct with a field set");
+  EXPECT(r.n_blobs == 0 && r.blobs == NULL, "refused: %zu blobs", r.n_blobs);
+  free(big);
+
+  /* The tracker's parameters as an older header had them (no max_tracks). */
+  const size_t old_track = offsetof(GpucclTrackerParams, max_tracks);
+  GpucclTrackerParams set;
+  gpuccl_tracker_params_init(&set);
+  set.max_distance = 10.0;
+  GpucclTrackerParams *tp = malloc(old_track);
+  gpuccl_tracker_params_init_sized(tp, old_track);
+  memcpy(tp, &set, old_track);
+  GpucclTracker *t = gpuccl_tracker_new_sized(tp, old_track);
+  EXPECT(t != NULL, "tracker from %zu-byte parameters", old_track);
+  EXPECT(t && gpuccl_tracker_set_params_sized(t, tp, old_track),
+         "set_params from %zu-byte parameters", old_track);
+  free(tp);
+  GpucclTrackerParams tbig[2];
+  memset(tbig, 0, sizeof tbig);
+  gpuccl_tracker_params_init(&tbig[0]);
+  ((unsigned char *)tbig)[sizeof tbig[0] + 1] = 7;
+  EXPECT(!gpuccl_tracker_new_sized(tbig, sizeof tbig) &&
+             !gpuccl_tracker_set_params_sized(t, tbig, sizeof tbig),
+         "tracker parameters with an unknown field set were taken");
+  gpuccl_tracker_free(t);
+
+  GpucclVolume *vol = gpuccl_volume_new(backend, 0, &e);
+  static uint8_t cube[4 * 4 * 4];
+  memset(cube, 200, sizeof cube);
+  GpucclVolumeImage v = {cube, 4, 4, 4, 4, 16};
+  const size_t old_vol = offsetof(GpucclVolumeParams, algorithm) +
+                         sizeof(GpucclVolumeAlgorithm);
+  GpucclVolumeParams *vp = malloc(old_vol);
+  gpuccl_volume_params_init_sized(vp, old_vol);
+  GpucclVolumeResult vr;
+  EXPECT(vol && gpuccl_volume_process_sized(vol, &v, vp, old_vol, &vr, &e) ==
+                    GPUCCL_OK &&
+             vr.n_components == 1 && vr.labels == NULL,
+         "volume parameters of %zu bytes: %s", old_vol, e.message);
+  free(vp);
+  gpuccl_volume_free(vol);
+}
+
+/* Issue 28: NULL-safe getters, and a stride no real frame has. */
+static void check_getters_and_strides(GpucclContext *ctx)
+{
+  EXPECT(gpuccl_context_backend(NULL) == GPUCCL_BACKEND_AUTO &&
+             gpuccl_context_device_name(NULL) != NULL &&
+             gpuccl_volume_backend(NULL) == GPUCCL_BACKEND_AUTO,
+         "getters on NULL");
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  GpucclResult r;
+  GpucclError e = {0};
+  /* 2^62 x 2 rows fits the address space but no allocation: it crashed
+   * in the binarization before. */
+  GpucclImage img = {image_pixels, W, 2, (size_t)1 << 62, GPUCCL_PIXEL_U8,
+                     0, 0, 0};
+  expect_invalid(gpuccl_process(ctx, &img, &p, &r, &e), &e, "largest",
+                 "stride 2^62");
+  img.stride = GPUCCL_MAX_STRIDE + 1;
+  expect_invalid(gpuccl_process(ctx, &img, &p, &r, &e), &e, "largest",
+                 "stride GPUCCL_MAX_STRIDE + 1");
+  /* The largest stride itself, on one row (only the row is read). */
+  img.stride = GPUCCL_MAX_STRIDE;
+  img.height = 1;
+  EXPECT(gpuccl_process(ctx, &img, &p, &r, &e) == GPUCCL_OK,
+         "stride GPUCCL_MAX_STRIDE: %s", e.message);
+  GpucclFrame f = frame_new(&shapes[0], 0);
+  GpucclDrawParams dp = draw_params(GPUCCL_DRAW_BOXES, 1);
+  f.stride[0] = (size_t)1 << 40;
+  label_rectangles(ctx);
+  expect_invalid(gpuccl_draw(ctx, &f, &dp, &e), &e, "largest",
+                 "frame stride 2^40");
+  frame_free(&f);
+}
+
 int main(void)
 {
   const GpucclBackend backend = test_backend();
@@ -376,6 +495,8 @@ int main(void)
   check_process(ctx);
   check_volumes(backend);
   check_sized_inits();
+  check_sized_calls(ctx, backend);
+  check_getters_and_strides(ctx);
   gpuccl_context_free(ctx);
   printf("%s: %s backend, %d checks, %d failures\n", failures ? "FAIL" : "PASS",
          gpuccl_backend_name(backend), checks, failures);

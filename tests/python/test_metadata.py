@@ -211,6 +211,73 @@ def test_table_large():
           and (t["area"] == 1).all() and (t["cx"] == xs).all(), "dot table")
 
 
+def pull_meta(pipeline, img):
+    """Push img, pull its sample, and return only the meta, read through
+    the sample's buffer in one expression: nothing else holds the buffer."""
+    buf = Gst.Buffer.new_wrapped(img.tobytes())
+    buf.pts = 0
+    pipeline.get_by_name("src").emit("push-buffer", buf)
+    del buf
+    sample = pipeline.get_by_name("sink").emit("pull-sample")
+    return GpucclBlob.buffer_get_ccl_blob_meta(sample.get_buffer())
+
+
+def test_keeps_buffer():
+    """Issue 28: a meta read after its sample is released. Before, the
+    buffer died with the sample: the meta and its table were freed, and
+    the next frame's table took their memory (a use-after-free)."""
+    desc = (f"appsrc name=src format=time caps=video/x-raw,format=GRAY8,width={W},"
+            f"height={H},framerate=0/1 ! gpucclblob backend={BACKEND} ! "
+            "appsink name=sink")
+    pipeline = Gst.parse_launch(desc)
+    pipeline.set_state(Gst.State.PLAYING)
+    first = pull_meta(pipeline, frame(RECTS))
+    import gc
+    gc.collect()
+    # The same number of blobs elsewhere: a table of the same size.
+    moved = [(x0 + 1, y0, x1 + 1, y1) for x0, y0, x1, y1 in RECTS]
+    second = pull_meta(pipeline, frame(moved))
+    pipeline.set_state(Gst.State.NULL)
+    for meta, rects, what in ((first, RECTS, "first"), (second, moved, "second")):
+        t = meta.table()
+        want = truth(rects)
+        check(len(t) == len(want) and all(
+            (t["x0"][i], t["y1"][i], t["area"][i]) == (w["x0"], w["y1"], w["area"])
+            for i, w in enumerate(want)), f"{what} frame's table: {t[['x0', 'y1']]}")
+        check(meta.get_blob(0).x0 == want[0]["x0"], f"{what}: get_blob(0)")
+
+
+def test_fields():
+    """Issue 28: meta.blobs (and track_ids, values) from Python: arrays, not
+    a GLib CRITICAL and an empty list."""
+    buf, _ = run(frame(RECTS), "identity", "track=true")
+    meta = GpucclBlob.buffer_get_ccl_blob_meta(buf)
+    blobs = meta.blobs
+    check(len(blobs) == meta.n_blobs == len(RECTS), f"meta.blobs: {blobs}")
+    check((blobs["x0"] == meta.table()["x0"]).all(), "meta.blobs != table()")
+    check(meta.track_ids is not None and len(meta.track_ids) == len(RECTS)
+          and (meta.track_ids > 0).all(), f"track_ids {meta.track_ids}")
+    check(meta.values is None, f"values in mode=binary: {meta.values}")
+
+
+def test_two_elements():
+    """Issue 28: two gpucclblob in one pipeline, both tables reachable, by
+    index (upstream first) and by element name."""
+    buf, _ = run(frame(RECTS), "gpucclblob name=second threshold=250 ! identity",
+                 "name=first")
+    n = GpucclBlob.buffer_get_n_ccl_blob_metas(buf)
+    check(n == 2, f"{n} tables")
+    first = GpucclBlob.buffer_get_nth_ccl_blob_meta(buf, 0)
+    second = GpucclBlob.buffer_get_nth_ccl_blob_meta(buf, 1)
+    check(first.get_source() == "first" and second.get_source() == "second",
+          f"sources {first.get_source()} {second.get_source()}")
+    check(first.n_blobs == len(RECTS) and second.n_blobs == 0,
+          f"{first.n_blobs} and {second.n_blobs} blobs")
+    by_name = GpucclBlob.buffer_get_ccl_blob_meta_by_source(buf, "second")
+    check(by_name is not None and by_name.threshold == 250, "by source")
+    check(GpucclBlob.buffer_get_nth_ccl_blob_meta(buf, 2) is None, "index 2")
+
+
 CASES = {
     "plain": test_plain,
     "convert-tee-queue": test_convert_tee_queue,
@@ -218,6 +285,9 @@ CASES = {
     "scale-down": test_scale_down,
     "roi-cap": test_roi_cap,
     "table-large": test_table_large,
+    "keeps-buffer": test_keeps_buffer,
+    "fields": test_fields,
+    "two-elements": test_two_elements,
 }
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
  * This file: objects that move, appear, vanish and cross, parameters
  * and resets, allocation failures; track_order_cases.c the order of pairs
  * (ties, the global greedy reference, crowded cells, borders, bad values);
- * track_nearest_cases.c the device path (the nearest blobs given).
+ * track_nearest_cases.c the device path (the nearest blobs given);
+ * track_bound_cases.c the bounds on work and live tracks.
  *
  * Usage: test_track [case]   (no case: run them all)
  */
@@ -407,6 +408,8 @@ static const struct {
   {"nearest-api", test_nearest_api},
   {"bad-args", test_bad_args},
   {"far-infinite-gate", test_far_infinite_gate},
+  {"gate-bound", test_gate_bound},
+  {"cap", test_track_cap},
 };
 
 int main(int argc, char **argv)

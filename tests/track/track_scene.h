@@ -83,5 +83,7 @@ void test_nearest_stale(void);
 void test_far_infinite_gate(void);
 void test_bad_args(void);
 void test_nearest_api(void);
+void test_gate_bound(void);
+void test_track_cap(void);
 
 #endif /* GPUCCL_TRACK_SCENE_H */

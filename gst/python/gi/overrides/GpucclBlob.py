@@ -13,8 +13,9 @@ over the blobs):
 Columns: the C record GstCclBlob (id, area, x0, y0, x1, y1: inclusive box,
 sum_x, sum_y), read with the layout the typelib gives, then cx, cy
 (centroid), track_id and value (from the meta's optional arrays: 0 and 1
-where the meta has none).
-NumPy is imported on first use only.
+where the meta has none). meta.blobs, meta.track_ids and meta.values are
+NumPy arrays too. A meta (and a blob from get_blob()) keeps its buffer
+alive. NumPy is imported on first use only.
 """
 from ..module import get_introspection_module
 
@@ -100,7 +101,46 @@ def _records(self):
     return numpy.frombuffer(self.get_table_bytes(), dtype=record_dtype())
 
 
+def _column(getter):
+    """A uint32 column from a *_bytes getter, or None where the meta has
+    none (a copy)."""
+    def read(self):
+        import numpy
+        raw = getter(self)
+        return numpy.frombuffer(raw, dtype="=u4").copy() if raw else None
+    return read
+
+
 # CclBlobMeta is a plain struct (GstMeta has no GType), which override()
-# does not take: the method goes on the introspected class itself.
+# does not take: the methods go on the introspected class itself.
 GpucclBlob.CclBlobMeta.table = _table
 GpucclBlob.CclBlobMeta.records = _records
+# The C arrays (a length in another field) are what PyGObject cannot read
+# as fields (a GLib CRITICAL and an empty list): NumPy arrays instead.
+GpucclBlob.CclBlobMeta.blobs = property(_records, doc="the records()")
+GpucclBlob.CclBlobMeta.track_ids = property(
+    _column(GpucclBlob.CclBlobMeta.get_track_id_bytes),
+    doc="each blob's track id (uint32 array), None without tracking")
+GpucclBlob.CclBlobMeta.values = property(
+    _column(GpucclBlob.CclBlobMeta.get_value_bytes),
+    doc="each blob's value (uint32 array), None in mode=binary")
+
+
+# A meta lives inside its buffer, and a blob inside its meta: each Python
+# object holds what it points into, so that reading it after the sample or
+# buffer is released is still valid (it was a use-after-free before).
+def _holding(getter):
+    def get(owner, *args):
+        found = getter(owner, *args)
+        if found is not None:
+            found._gpucclblob_owner = owner
+        return found
+    get.__doc__ = getter.__doc__
+    return get
+
+
+for _name in ("buffer_get_ccl_blob_meta", "buffer_get_nth_ccl_blob_meta",
+              "buffer_get_ccl_blob_meta_by_source", "buffer_add_ccl_blob_meta"):
+    globals()[_name] = _holding(getattr(GpucclBlob, _name))
+    __all__.append(_name)
+GpucclBlob.CclBlobMeta.get_blob = _holding(GpucclBlob.CclBlobMeta.get_blob)
