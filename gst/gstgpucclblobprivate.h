@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The element's instance and what its source files share. Each file has
  * one job: gstgpucclblob.c the class and its virtual methods,
- * gstgpucclblobprops.c the properties, gstgpucclblobformat.c the
+ * gstgpucclblobprops.c the properties, gstgpucclblobcaps.c the pad
+ * templates and the caps query, gstgpucclblobformat.c the
  * negotiated format and incoming buffers, gstgpucclblobframe.c the
  * library context and the per-frame work, gstgpucclblobresults.c the
  * metadata and messages, gstgpucclblobpool.c the pool offered upstream,
@@ -75,6 +76,7 @@ struct _GstGpucclBlob
   Settings settings;
   FormatDesc format;
   GstAllocator *allocator;      /* offered upstream; NULL until asked */
+  gint oversize_posted;         /* atomic: the caps query's size error */
 
   /* streaming thread only */
   GpucclContext *ctx;
@@ -116,6 +118,10 @@ void gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 void gst_gpuccl_blob_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
+
+/* gstgpucclblobcaps.c */
+void gst_gpuccl_blob_add_pad_templates (GstElementClass * element_class);
+void gst_gpuccl_blob_answer_caps (GstGpucclBlob * self, GstQuery * query);
 
 /* gstgpucclblobformat.c */
 gboolean gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,

@@ -94,6 +94,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
   GstGpucclBlob *self = GST_GPUCCL_BLOB (object);
   Settings *s = &self->settings;
   gboolean passthrough = FALSE, new_pool = FALSE, update_passthrough = FALSE;
+  gboolean renegotiate = FALSE; /* the formats asked of upstream change */
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -130,6 +131,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       s->algorithm = g_value_get_enum (value);
       break;
     case PROP_CHANNEL:
+      renegotiate = s->channel != (GpucclChannel) g_value_get_enum (value);
       s->channel = g_value_get_enum (value);
       break;
     case PROP_DRAW:
@@ -166,6 +168,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       s->track_max_lost = g_value_get_int (value);
       break;
     case PROP_MODE:
+      renegotiate = s->mode != (GpucclMode) g_value_get_enum (value);
       s->mode = g_value_get_enum (value);
       break;
     default:
@@ -180,7 +183,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
   if (update_passthrough)
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
         passthrough);
-  if (new_pool)
+  if (new_pool || renegotiate)
     gst_base_transform_reconfigure_sink (GST_BASE_TRANSFORM (self));
 }
 
