@@ -15,7 +15,8 @@ example runs a pipeline ending in an appsink named "sink" and prints:
 (box: x, y, width, height; "blobs": null for a frame without the meta.)
 
 Usage: pipelines/roi_reader.py [--frames N] [PIPELINE]
-From a build tree, without installing: meson devenv -C build python3 ...
+From the source tree, without installing:
+  meson devenv -C build -w . python3 pipelines/roi_reader.py ...
 """
 import argparse
 import json
