@@ -213,6 +213,7 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   gobject_class->get_property = gst_gpuccl_blob_get_property;
   gobject_class->finalize = gst_gpuccl_blob_finalize;
   gst_gpuccl_blob_install_properties (gobject_class);
+  gst_gpuccl_blob_register_labels_meta ();
 
   gst_gpuccl_blob_add_pad_templates (element_class);
   gst_element_class_set_static_metadata (element_class,

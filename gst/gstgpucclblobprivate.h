@@ -5,7 +5,8 @@
  * templates and the caps query, gstgpucclblobformat.c the
  * negotiated format and incoming buffers, gstgpucclblobframe.c the
  * library context and the per-frame work, gstgpucclblobresults.c the
- * metadata and messages, gstgpucclblobpool.c the pool offered upstream,
+ * metadata and messages, gstgpucclbloblabels.c the label image,
+ * gstgpucclblobpool.c the pool offered upstream,
  * gstgpucclblobcuda.c CUDA memory (built with gstreamer-cuda-1.0). */
 #ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
 #define __GST_GPUCCL_BLOB_PRIVATE_H__
@@ -14,6 +15,9 @@
 #include "gstcclblobmeta.h"
 #include "gstgpucclblobenums.h"
 
+#if defined(HAVE_GST_ANALYTICS) && GST_CHECK_VERSION(1, 26, 0)
+#include <gst/analytics/analytics.h>
+#endif
 #ifdef HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -53,6 +57,7 @@ typedef struct
   gdouble track_max_distance;
   gint track_max_lost;
   GpucclMode mode;
+  gboolean attach_labels;
 } Settings;
 
 /* How the negotiated format maps onto libgpuccl, decided once in set_info
@@ -183,9 +188,20 @@ void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
 #ifdef HAVE_GST_ANALYTICS
 void gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self,
     GstBuffer * buffer, const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listing, gint track_max_lost);
+    const Listing * listing, gint track_max_lost, gboolean labels);
 void gst_gpuccl_blob_analytics_reset (GstGpucclBlob * self);
 void gst_gpuccl_blob_analytics_free (GstGpucclBlob * self);
+#endif
+
+/* gstgpucclbloblabels.c: the label image (attach-labels) */
+#define GST_GPUCCL_BLOB_LABELS_META "GpucclBlobLabelsMeta"
+void gst_gpuccl_blob_register_labels_meta (void);
+gboolean gst_gpuccl_blob_attach_labels (GstBuffer * buffer,
+    const GpucclResult * r);
+#if defined(HAVE_GST_ANALYTICS) && GST_CHECK_VERSION(1, 26, 0)
+void gst_gpuccl_blob_attach_segmentation (GstAnalyticsRelationMeta * rmeta,
+    const GpucclResult * r, const guint * blob_ids, const guint * entries,
+    gsize n);
 #endif
 
 /* gstgpucclblobpool.c */
