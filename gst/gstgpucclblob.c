@@ -172,6 +172,7 @@ gst_gpuccl_blob_stop (GstBaseTransform * trans)
   g_clear_pointer (&self->listing_keys, g_free);
   g_clear_pointer (&self->track_ids, g_free);
   self->listing_keys_cap = self->track_ids_cap = 0;
+  gst_gpuccl_blob_free_labels (self);
 #ifdef HAVE_GST_ANALYTICS
   gst_gpuccl_blob_analytics_free (self);
 #endif
@@ -194,6 +195,7 @@ gst_gpuccl_blob_finalize (GObject * object)
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
   g_free (self->listing_keys);
   g_free (self->track_ids);
+  gst_gpuccl_blob_free_labels (self);
 #ifdef HAVE_GST_ANALYTICS
   gst_gpuccl_blob_analytics_free (self);
 #endif

@@ -322,7 +322,7 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
       return GST_FLOW_ERROR;
     }
     if (s->attach_meta && s->attach_labels &&
-        !gst_gpuccl_blob_attach_labels (vframe->buffer, &result)) {
+        !gst_gpuccl_blob_attach_labels (self, vframe->buffer, &result)) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
           ("Not enough memory for the label image of %dx%d pixels",
               result.width, result.height), (NULL));

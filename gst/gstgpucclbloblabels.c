@@ -71,20 +71,63 @@ gst_gpuccl_blob_register_labels_meta (void)
   }
 }
 
+/* A buffer of `size` bytes from a pool of them: fresh memory costs a page
+ * fault per 4 KiB on first use, more than the copy; a label image goes
+ * back to the pool when its last frame is gone. */
+static GstBuffer *
+acquire_labels (GstGpucclBlob * self, guint size)
+{
+  GstBuffer *buffer = NULL;
+  GstStructure *config;
+  guint pool_size = 0;
+
+  if (self->labels_pool) {
+    config = gst_buffer_pool_get_config (self->labels_pool);
+    gst_buffer_pool_config_get_params (config, NULL, &pool_size, NULL, NULL);
+    gst_structure_free (config);
+    if (pool_size != size)
+      gst_gpuccl_blob_free_labels (self);
+  }
+  if (!self->labels_pool) {
+    self->labels_pool = gst_buffer_pool_new ();
+    config = gst_buffer_pool_get_config (self->labels_pool);
+    gst_buffer_pool_config_set_params (config, NULL, size, 0, 0);
+    if (!gst_buffer_pool_set_config (self->labels_pool, config) ||
+        !gst_buffer_pool_set_active (self->labels_pool, TRUE)) {
+      gst_gpuccl_blob_free_labels (self);
+      return NULL;
+    }
+  }
+  if (gst_buffer_pool_acquire_buffer (self->labels_pool, &buffer,
+          NULL) != GST_FLOW_OK)
+    return NULL;
+  return buffer;
+}
+
+void
+gst_gpuccl_blob_free_labels (GstGpucclBlob * self)
+{
+  if (self->labels_pool) {
+    gst_buffer_pool_set_active (self->labels_pool, FALSE);
+    gst_clear_object (&self->labels_pool);
+  }
+}
+
 gboolean
-gst_gpuccl_blob_attach_labels (GstBuffer * buffer, const GpucclResult * r)
+gst_gpuccl_blob_attach_labels (GstGpucclBlob * self, GstBuffer * buffer,
+    const GpucclResult * r)
 {
   gsize stride = (gsize) r->width * sizeof (guint32);
   gsize size = stride * r->height;
-  gpointer data = g_try_malloc (size);
   GstBuffer *labels;
   GstCustomMeta *meta;
 
-  if (!data)
+  /* 16384 x 16384 x 4 bytes is 1 GiB: fits the pool's guint. */
+  labels = acquire_labels (self, (guint) size);
+  if (!labels)
     return FALSE;
   /* The context's labels are overwritten by the next frame. */
-  memcpy (data, r->labels, size);
-  labels = gst_buffer_new_wrapped (data, size);
+  gst_buffer_fill (labels, 0, r->labels, size);
   meta = gst_buffer_add_custom_meta (buffer, GST_GPUCCL_BLOB_LABELS_META);
   if (!meta) {
     gst_buffer_unref (labels);

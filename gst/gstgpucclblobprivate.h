@@ -97,6 +97,7 @@ struct _GstGpucclBlob
   gsize listing_keys_cap;
   GHashTable *tracks_seen;      /* analytics: track id -> when first seen */
   guint64 analytics_frame;      /* analytics: frames with entries so far */
+  GstBufferPool *labels_pool;   /* attach-labels: label images' memory */
 
 #ifdef HAVE_GST_CUDA
   /* Shared with the neighbours (context query, set_context). */
@@ -196,8 +197,9 @@ void gst_gpuccl_blob_analytics_free (GstGpucclBlob * self);
 /* gstgpucclbloblabels.c: the label image (attach-labels) */
 #define GST_GPUCCL_BLOB_LABELS_META "GpucclBlobLabelsMeta"
 void gst_gpuccl_blob_register_labels_meta (void);
-gboolean gst_gpuccl_blob_attach_labels (GstBuffer * buffer,
-    const GpucclResult * r);
+gboolean gst_gpuccl_blob_attach_labels (GstGpucclBlob * self,
+    GstBuffer * buffer, const GpucclResult * r);
+void gst_gpuccl_blob_free_labels (GstGpucclBlob * self);
 #if defined(HAVE_GST_ANALYTICS) && GST_CHECK_VERSION(1, 26, 0)
 void gst_gpuccl_blob_attach_segmentation (GstAnalyticsRelationMeta * rmeta,
     const GpucclResult * r, const guint * blob_ids, const guint * entries,
