@@ -15,14 +15,14 @@
 
 #if G_BYTE_ORDER == G_LITTLE_ENDIAN
 /* GRAY16 is labeled in host byte order. */
-#define GRAY16_FORMAT "GRAY16_LE, "
+#define GRAY16_FORMAT ", GRAY16_LE"
 #else
 #define GRAY16_FORMAT
 #endif
-/* Luma formats first: the order is upstream's preference among equals. */
-#define LUMA_FORMATS "I420, NV12, YV12, GRAY8"
-#define FORMATS "{ " LUMA_FORMATS ", " GRAY16_FORMAT \
-    "RGBA, BGRA, RGBx, BGRx }"
+/* Luma formats first: the order is upstream's preference among equals.
+ * GRAY16 counts as luma, so a 16-bit source keeps its depth. */
+#define LUMA_FORMATS "I420, NV12, YV12, GRAY8" GRAY16_FORMAT
+#define FORMATS "{ " LUMA_FORMATS ", RGBA, BGRA, RGBx, BGRx }"
 #define SIDE G_STRINGIFY (GPUCCL_MAX_SIDE)
 #define RAW_CAPS(features, formats) "video/x-raw" features ", " \
     "format = (string) " formats ", " \

@@ -59,12 +59,15 @@ def test_luma():
     blob = f"gpucclblob name=blob backend={BACKEND}"
     sink = "appsink name=sink"
     src = "videotestsrc num-buffers=2 pattern=ball"
-    luma = {"I420", "NV12", "YV12", "GRAY8"}
+    luma = {"I420", "NV12", "YV12", "GRAY8", "GRAY16_LE"}
     for upstream in ("", "! video/x-raw,format=YUY2", "! video/x-raw,format=BGRx",
                      "! video/x-raw,format=NV12"):
         fmt, bufs, _ = run(f"{src} {upstream} ! videoconvert ! {blob} ! {sink}")
         check(fmt in luma and len(bufs) == 2,
               f"'{upstream or 'videotestsrc'} ! videoconvert' gives a luma format ({fmt})")
+    # A 16-bit source keeps its depth through videoconvert.
+    fmt, bufs, _ = run(f"{src} ! video/x-raw,format=GRAY16_LE ! videoconvert ! {blob} ! {sink}")
+    check(fmt == "GRAY16_LE" and len(bufs) == 2, f"GRAY16_LE stays GRAY16_LE ({fmt})")
     # Where RGB is needed it is what comes.
     rgb = {"RGBA", "BGRA", "RGBx", "BGRx"}
     for what, desc in (
