@@ -7,17 +7,15 @@
  * object-detection entries (gstgpucclblobanalytics.c calls it).
  *
  * A custom meta, not a field of GstCclBlobMeta: that struct's layout is
- * the meta library's ABI. Tagged "video" and "size": copies (videoconvert,
- * tee, queue) keep it; videoscale asks for a scale transform, which the
- * default custom transform refuses, and other transforms keep no tagged
- * meta, so a label image never describes another frame size. */
+ * the meta library's ABI. Tagged "video" and "size": copies (tee, queue)
+ * keep it, videoconvert and videoscale ask for a scale transform, kept
+ * only at the same size (transform_labels), and other transforms keep no
+ * meta so tagged, so a label image never describes another frame. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstgpucclblobprivate.h"
-
-#include <string.h>
 
 #define GST_CAT_DEFAULT gst_gpuccl_blob_debug
 
