@@ -59,29 +59,6 @@
 GST_DEBUG_CATEGORY (gst_gpuccl_blob_debug);
 #define GST_CAT_DEFAULT gst_gpuccl_blob_debug
 
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-/* GRAY16 is labeled in host byte order. */
-#define GRAY16_FORMAT "GRAY16_LE, "
-#else
-#define GRAY16_FORMAT
-#endif
-#define FORMATS "{ GRAY8, " GRAY16_FORMAT \
-    "NV12, I420, YV12, RGBA, BGRA, RGBx, BGRx }"
-#ifdef HAVE_GST_CUDA
-/* CUDA memory first: a GPU upstream and downstream keep the frame on the
- * device; a neighbour without it negotiates system memory. */
-#define VIDEO_CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES \
-    (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, FORMATS) "; " \
-    GST_VIDEO_CAPS_MAKE (FORMATS)
-#else
-#define VIDEO_CAPS GST_VIDEO_CAPS_MAKE (FORMATS)
-#endif
-
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (VIDEO_CAPS));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (VIDEO_CAPS));
-
 #define gst_gpuccl_blob_parent_class parent_class
 G_DEFINE_TYPE (GstGpucclBlob, gst_gpuccl_blob, GST_TYPE_VIDEO_FILTER);
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (gpucclblob, "gpucclblob",
@@ -111,17 +88,24 @@ gst_gpuccl_blob_set_context (GstElement * element, GstContext * context)
   gst_gpuccl_blob_cuda_set_context (GST_GPUCCL_BLOB (element), context);
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
+#endif
 
 static gboolean
 gst_gpuccl_blob_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
+#ifdef HAVE_GST_CUDA
   if (gst_gpuccl_blob_cuda_query (GST_GPUCCL_BLOB (trans), query))
     return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
-}
 #endif
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+          query))
+    return FALSE;
+  if (direction == GST_PAD_SINK && (GST_QUERY_TYPE (query) == GST_QUERY_CAPS
+          || GST_QUERY_TYPE (query) == GST_QUERY_ACCEPT_CAPS))
+    gst_gpuccl_blob_answer_caps (GST_GPUCCL_BLOB (trans), query);
+  return TRUE;
+}
 
 /* Controlled properties follow the stream time of each buffer; a segment
  * in another format (BYTES from a raw file source) has no stream time to
@@ -182,6 +166,7 @@ gst_gpuccl_blob_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
 
   gst_gpuccl_blob_close_context (self);
+  g_atomic_int_set (&self->oversize_posted, FALSE);
   return gst_gpuccl_blob_open_context (self, backend, device_id);
 }
 
@@ -200,6 +185,7 @@ gst_gpuccl_blob_stop (GstBaseTransform * trans)
   g_clear_pointer (&self->listing_keys, g_free);
   g_clear_pointer (&self->track_ids, g_free);
   self->listing_keys_cap = self->track_ids_cap = 0;
+  gst_gpuccl_blob_free_labels (self);
 #ifdef HAVE_GST_ANALYTICS
   gst_gpuccl_blob_analytics_free (self);
 #endif
@@ -222,6 +208,7 @@ gst_gpuccl_blob_finalize (GObject * object)
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
   g_free (self->listing_keys);
   g_free (self->track_ids);
+  gst_gpuccl_blob_free_labels (self);
 #ifdef HAVE_GST_ANALYTICS
   gst_gpuccl_blob_analytics_free (self);
 #endif
@@ -241,9 +228,9 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   gobject_class->get_property = gst_gpuccl_blob_get_property;
   gobject_class->finalize = gst_gpuccl_blob_finalize;
   gst_gpuccl_blob_install_properties (gobject_class);
+  gst_gpuccl_blob_register_labels_meta ();
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_gpuccl_blob_add_pad_templates (element_class);
   gst_element_class_set_static_metadata (element_class,
       "GPU connected-component blob analysis", "Filter/Analyzer/Video",
       "Labels the connected components of each thresholded frame on an "
@@ -261,9 +248,9 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
       GST_DEBUG_FUNCPTR (gst_gpuccl_blob_propose_allocation);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_sink_event);
   trans_class->transform_ip_on_passthrough = TRUE;
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_query);
 #ifdef HAVE_GST_CUDA
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_set_context);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_query);
 #endif
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_set_info);
   /* Called by our transform_ip; set also because GstVideoFilter turns

@@ -3,7 +3,8 @@
  * object-detection entry per listed blob (its box, label "blob",
  * confidence 1) and, with track=true, a tracking entry related to it, as
  * objectdetectionoverlay and other analytics elements read them; at most
- * MAX_ANALYTICS_BLOBS of them. Built only against a GStreamer that has the
+ * MAX_ANALYTICS_BLOBS of them. On GStreamer >= 1.26 with attach-labels,
+ * a segmentation mask related to the entries (gstgpucclbloblabels.c). Built only against a GStreamer that has the
  * analytics library. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -69,8 +70,11 @@ seen_long_ago (gpointer key, gpointer value, gpointer data)
 void
 gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listed, gint track_max_lost)
+    const Listing * listed, gint track_max_lost, gboolean labels)
 {
+  /* Each entry's blob id and object-detection id, for the segmentation. */
+  guint blob_ids[MAX_ANALYTICS_BLOBS], entries[MAX_ANALYTICS_BLOBS];
+  gsize n_entries = 0;
   static GQuark q_blob;
   const Listing *listing = listed;
   Listing largest;
@@ -104,6 +108,8 @@ gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self, GstBuffer * buffer,
     if (!gst_analytics_relation_meta_add_od_mtd (rmeta, q_blob, b->x0, b->y0,
             b->x1 - b->x0 + 1, b->y1 - b->y0 + 1, 1.0f, &od))
       break;
+    blob_ids[n_entries] = b->id;
+    entries[n_entries++] = od.id;
     if (!track_ids || track_ids[i] == 0)
       continue;
     if (!gst_analytics_relation_meta_add_tracking_mtd (rmeta, track_ids[i],
@@ -113,6 +119,16 @@ gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self, GstBuffer * buffer,
     gst_analytics_relation_meta_set_relation (rmeta,
         GST_ANALYTICS_REL_TYPE_RELATE_TO, od.id, trk.id);
   }
+
+#if GST_CHECK_VERSION(1, 26, 0)
+  if (labels && r->labels)
+    gst_gpuccl_blob_attach_segmentation (rmeta, r, blob_ids, entries,
+        n_entries);
+#else
+  (void) labels;
+  (void) blob_ids;
+  (void) entries;
+#endif
 
   /* Forget the tracks the tracker has dropped. */
   if (self->tracks_seen && self->analytics_frame > (guint64) track_max_lost) {

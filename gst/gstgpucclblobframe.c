@@ -155,7 +155,8 @@ fill_params (GpucclParams * p, const Settings * s, const FormatDesc * f)
   p->min_area = s->min_area;
   p->max_area = s->max_area;
   p->max_blobs = s->max_blobs;
-  p->want_labels = (s->draw & GPUCCL_DRAW_LABELS) != 0;
+  p->want_labels = (s->draw & GPUCCL_DRAW_LABELS) != 0 ||
+      (s->attach_labels && s->attach_meta);
   p->algorithm = s->algorithm;
   p->mode = s->mode;
 }
@@ -320,10 +321,17 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
               " blobs", result.n_blobs), (NULL));
       return GST_FLOW_ERROR;
     }
+    if (s->attach_meta && s->attach_labels &&
+        !gst_gpuccl_blob_attach_labels (self, vframe->buffer, &result)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("Not enough memory for the label image of %dx%d pixels",
+              result.width, result.height), (NULL));
+      return GST_FLOW_ERROR;
+    }
 #ifdef HAVE_GST_ANALYTICS
     if (s->attach_meta)
       gst_gpuccl_blob_attach_analytics (self, vframe->buffer, &result,
-          track_ids, &listing, s->track_max_lost);
+          track_ids, &listing, s->track_max_lost, s->attach_labels);
 #endif
     if (s->post_messages)
       gst_gpuccl_blob_post_message (self, vframe->buffer, &result, track_ids,

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The element's instance and what its source files share. Each file has
  * one job: gstgpucclblob.c the class and its virtual methods,
- * gstgpucclblobprops.c the properties, gstgpucclblobformat.c the
+ * gstgpucclblobprops.c the properties, gstgpucclblobcaps.c the pad
+ * templates and the caps query, gstgpucclblobformat.c the
  * negotiated format and incoming buffers, gstgpucclblobframe.c the
  * library context and the per-frame work, gstgpucclblobresults.c the
- * metadata and messages, gstgpucclblobpool.c the pool offered upstream,
+ * metadata and messages, gstgpucclbloblabels.c the label image,
+ * gstgpucclblobpool.c the pool offered upstream,
  * gstgpucclblobcuda.c CUDA memory (built with gstreamer-cuda-1.0). */
 #ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
 #define __GST_GPUCCL_BLOB_PRIVATE_H__
@@ -13,6 +15,9 @@
 #include "gstcclblobmeta.h"
 #include "gstgpucclblobenums.h"
 
+#if defined(HAVE_GST_ANALYTICS) && GST_CHECK_VERSION(1, 26, 0)
+#include <gst/analytics/analytics.h>
+#endif
 #ifdef HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -52,6 +57,7 @@ typedef struct
   gdouble track_max_distance;
   gint track_max_lost;
   GpucclMode mode;
+  gboolean attach_labels;
 } Settings;
 
 /* How the negotiated format maps onto libgpuccl, decided once in set_info
@@ -75,6 +81,7 @@ struct _GstGpucclBlob
   Settings settings;
   FormatDesc format;
   GstAllocator *allocator;      /* offered upstream; NULL until asked */
+  gint oversize_posted;         /* atomic: the caps query's size error */
 
   /* streaming thread only */
   GpucclContext *ctx;
@@ -90,6 +97,7 @@ struct _GstGpucclBlob
   gsize listing_keys_cap;
   GHashTable *tracks_seen;      /* analytics: track id -> when first seen */
   guint64 analytics_frame;      /* analytics: frames with entries so far */
+  GstBufferPool *labels_pool;   /* attach-labels: label images' memory */
 
 #ifdef HAVE_GST_CUDA
   /* Shared with the neighbours (context query, set_context). */
@@ -116,6 +124,10 @@ void gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 void gst_gpuccl_blob_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
+
+/* gstgpucclblobcaps.c */
+void gst_gpuccl_blob_add_pad_templates (GstElementClass * element_class);
+void gst_gpuccl_blob_answer_caps (GstGpucclBlob * self, GstQuery * query);
 
 /* gstgpucclblobformat.c */
 gboolean gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,
@@ -178,9 +190,21 @@ void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
 #ifdef HAVE_GST_ANALYTICS
 void gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self,
     GstBuffer * buffer, const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listing, gint track_max_lost);
+    const Listing * listing, gint track_max_lost, gboolean labels);
 void gst_gpuccl_blob_analytics_reset (GstGpucclBlob * self);
 void gst_gpuccl_blob_analytics_free (GstGpucclBlob * self);
+#endif
+
+/* gstgpucclbloblabels.c: the label image (attach-labels) */
+#define GST_GPUCCL_BLOB_LABELS_META "GpucclBlobLabelsMeta"
+void gst_gpuccl_blob_register_labels_meta (void);
+gboolean gst_gpuccl_blob_attach_labels (GstGpucclBlob * self,
+    GstBuffer * buffer, const GpucclResult * r);
+void gst_gpuccl_blob_free_labels (GstGpucclBlob * self);
+#if defined(HAVE_GST_ANALYTICS) && GST_CHECK_VERSION(1, 26, 0)
+void gst_gpuccl_blob_attach_segmentation (GstAnalyticsRelationMeta * rmeta,
+    const GpucclResult * r, const guint * blob_ids, const guint * entries,
+    gsize n);
 #endif
 
 /* gstgpucclblobpool.c */

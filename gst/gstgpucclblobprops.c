@@ -34,6 +34,7 @@ enum
   PROP_TRACK_MAX_DISTANCE,
   PROP_TRACK_MAX_LOST,
   PROP_MODE,
+  PROP_ATTACH_LABELS,
 };
 
 #define DEFAULT_THRESHOLD 127
@@ -56,6 +57,7 @@ enum
 #define DEFAULT_MEMORY GPUCCL_MEMORY_AUTO
 #define DEFAULT_TRACK FALSE
 #define DEFAULT_MODE GPUCCL_MODE_BINARY
+#define DEFAULT_ATTACH_LABELS FALSE
 
 void
 gst_gpuccl_blob_settings_init (Settings * s)
@@ -85,6 +87,7 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->track_max_distance = track.max_distance;
   s->track_max_lost = track.max_lost;
   s->mode = DEFAULT_MODE;
+  s->attach_labels = DEFAULT_ATTACH_LABELS;
 }
 
 void
@@ -94,6 +97,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
   GstGpucclBlob *self = GST_GPUCCL_BLOB (object);
   Settings *s = &self->settings;
   gboolean passthrough = FALSE, new_pool = FALSE, update_passthrough = FALSE;
+  gboolean renegotiate = FALSE; /* the formats asked of upstream change */
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -130,6 +134,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       s->algorithm = g_value_get_enum (value);
       break;
     case PROP_CHANNEL:
+      renegotiate = s->channel != (GpucclChannel) g_value_get_enum (value);
       s->channel = g_value_get_enum (value);
       break;
     case PROP_DRAW:
@@ -166,7 +171,11 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       s->track_max_lost = g_value_get_int (value);
       break;
     case PROP_MODE:
+      renegotiate = s->mode != (GpucclMode) g_value_get_enum (value);
       s->mode = g_value_get_enum (value);
+      break;
+    case PROP_ATTACH_LABELS:
+      s->attach_labels = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -180,7 +189,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
   if (update_passthrough)
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
         passthrough);
-  if (new_pool)
+  if (new_pool || renegotiate)
     gst_base_transform_reconfigure_sink (GST_BASE_TRANSFORM (self));
 }
 
@@ -258,6 +267,9 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MODE:
       g_value_set_enum (value, s->mode);
+      break;
+    case PROP_ATTACH_LABELS:
+      g_value_set_boolean (value, s->attach_labels);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -394,4 +406,12 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
           "value; the threshold properties are ignored, and on CUDA only "
           "algorithm default or stava-benes can do it",
           GST_TYPE_GPUCCL_BLOB_MODE, DEFAULT_MODE, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_ATTACH_LABELS,
+      g_param_spec_boolean ("attach-labels", "Attach the label image",
+          "With attach-meta, attach each frame's label image: a custom meta "
+          "\"" GST_GPUCCL_BLOB_LABELS_META "\" whose GstBuffer \"labels\" "
+          "holds a guint32 component id per pixel (0: background), and on "
+          "GStreamer >= 1.26 an analytics segmentation mask of the listed "
+          "blobs. Costs a copy of the labels (and a download on CUDA)",
+          DEFAULT_ATTACH_LABELS, PARAM_FLAGS));
 }

@@ -29,7 +29,8 @@ watch_app() {
     echo "$build_dir/pipelines/gpucclblob-watch"
   else
     command -v gpucclblob-watch || {
-      echo "error: gpucclblob-watch not built (needs json-glib)" >&2
+      echo "error: no gpucclblob-watch in $build_dir/pipelines nor installed:" \
+        "ninja -C $build_dir pipelines/gpucclblob-watch (it needs json-glib)" >&2
       return 2
     }
   fi

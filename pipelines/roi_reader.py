@@ -9,13 +9,14 @@ sum_y, cx, cy, value) without a loop over the blobs. The table follows the
 frame through videoscale (scaled), videoconvert, tee and queue. This
 example runs a pipeline ending in an appsink named "sink" and prints:
 
-  {"frame": 0, "pts": 0, "blobs": [{"id": 1, "track-id": 1, "area": 1129,
-   "box": [141, 101, 39, 39], "centroid": [160.0, 120.0]}]}
+  {"frame": 0, "pts": 0, "blobs": [{"id": 1, "track-id": 1, "area": 1125,
+   "box": [142, 102, 37, 37], "centroid": [160.0, 120.0]}]}
 
 (box: x, y, width, height; "blobs": null for a frame without the meta.)
 
 Usage: pipelines/roi_reader.py [--frames N] [PIPELINE]
-From a build tree, without installing: meson devenv -C build python3 ...
+From the source tree, without installing:
+  meson devenv -C build -w . python3 pipelines/roi_reader.py ...
 """
 import argparse
 import json

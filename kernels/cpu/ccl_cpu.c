@@ -2,7 +2,7 @@
 /* The CPU backend: run-based two-pass labeling with union-find over runs.
  *
  * Pass 1, row by row: binarize the row into a bitmask (16 pixels per SSE2
- * compare), cut it into runs of foreground pixels, and link each run to the
+ * compare; PACKED4 luma: luma_cpu.c), cut it into runs of foreground pixels, and link each run to the
  * runs of the row above that touch it (4- or 8-connectivity). A run touching
  * none opens a new provisional label; labels are opened in raster order, and
  * union always keeps the smaller root. The run holding a component's first
@@ -142,8 +142,9 @@ static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
   return 0;
 }
 
-/* Bits of pixels [x, x + n) (n <= 64) of any format, one at a time; one
- * loop per format so each compiles to straight-line code. */
+/* Bits of pixels [x, x + n) (n <= 64) of any format but PACKED4 luma,
+ * one at a time; one loop per format so each compiles to straight-line
+ * code. */
 static uint64_t bits_scalar(const uint8_t *row, int x, int n,
                             const Binarizer *b)
 {
@@ -161,18 +162,10 @@ static uint64_t bits_scalar(const uint8_t *row, int x, int n,
       m |= (uint64_t)(v > t) << i;
     }
     break;
-  case GPUCCL_PIXEL_PACKED4: {
-    const uint8_t *p = row + 4 * (size_t)x;
-    if (b->channel_offset >= 0) {
-      const uint8_t *c = p + b->channel_offset;
-      for (int i = 0; i < n; i++)
-        m |= (uint64_t)(c[4 * i] > t) << i;
-    } else {
-      const uint8_t *r = p + b->off_r, *g = p + b->off_g, *bl = p + b->off_b;
-      for (int i = 0; i < n; i++)
-        m |= (uint64_t)(gpuccl_luma601(r[4 * i], g[4 * i], bl[4 * i]) > t)
-             << i;
-    }
+  case GPUCCL_PIXEL_PACKED4: { /* one channel; luma rows: luma_cpu.c */
+    const uint8_t *c = row + 4 * (size_t)x + b->channel_offset;
+    for (int i = 0; i < n; i++)
+      m |= (uint64_t)(c[4 * i] > t) << i;
     break;
   }
   }
@@ -186,6 +179,11 @@ static void row_to_bits(const uint8_t *row, int width, const Binarizer *b,
 {
   int full = width / 64;
   int w = 0;
+  if (b->format == GPUCCL_PIXEL_PACKED4 && b->channel_offset < 0) {
+    gpuccl_cpu_luma_bits(row, width, b->off_r, b->off_g, b->off_b,
+                         b->threshold, bits);
+    w = full + 1; /* all words, the tail's too */
+  }
 #if defined(__SSE2__)
   if (b->format == GPUCCL_PIXEL_U8) {
     /* Unsigned v > t as a signed compare of both with the top bit flipped. */
@@ -206,7 +204,7 @@ static void row_to_bits(const uint8_t *row, int width, const Binarizer *b,
   for (; w < full; w++)
     bits[w] = bits_scalar(row, 64 * w, 64, b);
   int rest = width - 64 * full;
-  if (rest > 0)
+  if (rest > 0 && w == full)
     bits[full] = bits_scalar(row, 64 * full, rest, b);
   if (b->invert) {
     int words = (width + 63) / 64;

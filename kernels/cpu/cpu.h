@@ -23,6 +23,11 @@ GpucclStatus gpuccl_draw_on_host(const GpucclResult *last,
                                  const GpucclDrawParams *params,
                                  GpucclError *error);
 
+/* Bits of one PACKED4 row (luma601 > threshold, bit x of word x / 64 =
+ * pixel x, bits past the width 0; luma_cpu.c). */
+void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
+                          int off_b, int threshold, uint64_t *bits);
+
 #ifdef __cplusplus
 }
 #endif

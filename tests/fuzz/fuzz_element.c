@@ -136,6 +136,10 @@ choose_properties (FuzzBytes * in, GstElement * e, gint * line_width)
   gst_util_set_object_arg (G_OBJECT (e), "channel",
       channels[fuzz_range (in, 0, 3)]);
   g_object_set (e, "draw", (guint) fuzz_range (in, 0, 15), NULL);
+  /* The colour's alpha is ignored by the element: its low bit turns the
+   * label image on, without a new decision that would shift the meaning
+   * of every input in the corpus. */
+  g_object_set (e, "attach-labels", (gboolean) ((box_color >> 24) & 1), NULL);
   return max_blobs;
 }
 

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The README's steps in order, as a new user takes them, in a fresh clone
+# of SOURCE_DIR's HEAD (committed work only):
+#   1. scripts/demo cpu                       (builds build/, runs the demo)
+#   2. "A pipeline": the block as printed, with the camera and the window
+#      swapped for videotestsrc and fakesink (no camera, no display here)
+#   3. "Reading the blobs": the Python block saved as app.py, run the way
+#      the README says (meson devenv -C build -w . python3 app.py)
+#   4. pipelines/roi_reader.py the same way, pipelines/uri-watch.sh, and
+#      build/pipelines/gpucclblob-watch
+# Nothing is installed; the clone's build is the demo's (only what the
+# demo builds, a few minutes on 2 cores). Exit 77 without git.
+# Usage: test-readme.sh SOURCE_DIR
+set -euo pipefail
+src=$1
+command -v git >/dev/null && git -C "$src" rev-parse --verify -q HEAD >/dev/null ||
+  { echo "SKIP: $src is not a git checkout"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git clone -q "$src" "$work/gpucclblob"
+cd "$work/gpucclblob"
+echo "fresh clone of $(git rev-parse --short HEAD) in $PWD"
+# A fresh Debian's python3 (the one with python3-gi), ahead of any other.
+export PATH=/usr/bin:$PATH
+fail() { echo "FAIL: $*"; exit 1; }
+
+step() { echo; echo "== $*"; }
+step "scripts/demo cpu"
+scripts/demo cpu >demo.log 2>&1 || { tail -40 demo.log; fail "scripts/demo"; }
+ls build/demo-out/*.png >/dev/null 2>&1 || fail "the demo wrote no PNG"
+tail -3 demo.log
+
+# The README's blocks, by the heading they follow.
+python3 - README.md <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+def block(heading, lang):
+    part = text.split(heading, 1)[1]
+    return re.search(r"```" + lang + r"\n(.*?)```", part, re.S).group(1)
+sh = block("## A pipeline", "sh")
+for camera, test in (("v4l2src", "videotestsrc pattern=ball num-buffers=10"),
+                     ("autovideosink", "fakesink")):
+    if camera not in sh:
+        sys.exit(f"README's pipeline has no {camera}: update this test")
+    sh = sh.replace(camera, test)
+open("readme-pipeline.sh", "w").write(sh)
+open("app.py", "w").write(block("## Reading the blobs", "python"))
+PY
+
+step "A pipeline"
+cat readme-pipeline.sh
+out=$(bash -e readme-pipeline.sh 2>&1) || { echo "$out" | tail; fail "the pipeline"; }
+n=$(grep -c 'from element "gpucclblob0" (element): gpucclblob,' <<<"$out" || true)
+[ "$n" -eq 10 ] || { echo "$out" | tail; fail "$n gpucclblob messages, not 10"; }
+echo "10 gpucclblob messages"
+
+step "meson devenv -C build -w . python3 app.py"
+out=$(meson devenv -C build -w . python3 app.py 2>&1) || { echo "$out"; fail "app.py"; }
+echo "$out"
+n=$(grep -c '^\[(1, ' <<<"$out" || true)
+[ "$n" -eq 3 ] || fail "app.py printed $n tables with track 1, not 3"
+
+step "meson devenv -C build -w . python3 pipelines/roi_reader.py --frames 3"
+out=$(meson devenv -C build -w . python3 pipelines/roi_reader.py --frames 3 2>&1) ||
+  { echo "$out"; fail "roi_reader.py"; }
+echo "$out"
+n=$(grep -c '"track-id": 1' <<<"$out" || true)
+[ "$n" -eq 3 ] || fail "roi_reader.py printed $n frames with track 1, not 3"
+
+step "pipelines/uri-watch.sh"
+FRAMES=20 pipelines/uri-watch.sh >uri.log 2>&1 || { cat uri.log; fail "uri-watch.sh"; }
+tail -2 uri.log
+[ "$(wc -l <uri-out/blobs.jsonl)" -eq 20 ] || fail "uri-watch.sh: not 20 JSON lines"
+
+step "build/pipelines/gpucclblob-watch"
+export GST_PLUGIN_PATH=$PWD/build/gst
+out=$(build/pipelines/gpucclblob-watch --frames 2 videotestsrc pattern=ball \
+  ! video/x-raw,width=320,height=240 ! gpucclblob track=true ! fakesink)
+echo "$out"
+[ "$(grep -c '"track-id":1' <<<"$out")" -eq 2 ] || fail "gpucclblob-watch"
+echo
+echo "README steps: all passed"
