@@ -129,14 +129,14 @@ struct Frame {
   TileOutputs out;
   /* Component ids: per cell (an image row of a tile column), the
    * components and passing blobs whose first pixel is in it, packed:
-   * components | blobs << 32 (tile labeling and open roots count them),
-   * and those before it (the scan, component_ids.cu). */
+   * components | blobs << 32 (tile labeling counts the closed ones), and
+   * those before it (blob_records.cu adds the open ones and scans). */
   unsigned long long *cell_count, *cell_before;
   uint32_t *header; /* {components, blobs, threshold} */
   /* Bands (tile rows) number their components in raster order by a
    * decoupled look-back (blob_records.cu): each band's status word, and
-   * the ticket that hands the bands out in order. Cleared by open merging
-   * for the next kernel. */
+   * the ticket that hands the tiles out in raster order. Cleared by open
+   * merging for the next kernel. */
   unsigned long long *band_status;
   uint32_t *band_ticket;
 };
