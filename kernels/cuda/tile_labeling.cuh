@@ -313,9 +313,9 @@ struct TileLabeling {
       const uint32_t r = r0 + lane;
       bool is_root = false;
       if (r < n_runs) {
-        uint32_t root = r, p;
-        while ((p = SharedForest::load(P + root)) != root)
-          root = p;
+        /* Merging the extras hung roots under roots: halving on the way
+         * shortens those chains for the lanes that follow. */
+        const uint32_t root = find_root<SharedForest>(P, r);
         if (root != r)
           atomicMin(P + r, root);
         is_root = root == r;
