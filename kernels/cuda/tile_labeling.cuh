@@ -99,8 +99,7 @@ struct TileLabeling {
   static_assert(S::MAX_RUNS <= 65536, "run numbers are 16-bit");
   static_assert(TH <= 128, "a run's row and its PAIRED flag share a byte");
   /* In a run's record: the run touches another run of the tile, so its
-   * piece has several runs. Set by plain stores: every writer writes the
-   * same value. */
+   * piece has several runs (mark_paired). */
   static constexpr uint16_t PAIRED = 0x8000;
   /* Area and sum of rows share a word, sum of columns has its own. */
   static constexpr int AREA_BITS = bit_width(S::PIXELS);
