@@ -257,6 +257,8 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   GpucclResult result;
   GpucclError error = { 0 };
   FrameTimes times;
+  GpucclTrackEvents events;
+  gboolean have_events;
   GstClockTime start, asked, labeled;
   GstFlowReturn ret = GST_FLOW_OK;
 
@@ -309,6 +311,11 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
       return ret;
   }
 
+  have_events = gst_gpuccl_blob_track_events (self, s, &events);
+  if (have_events && s->post_track_events)
+    gst_gpuccl_blob_post_track_events (self, vframe->buffer, &events,
+        &result, self->track_ids);
+
   if (s->attach_meta || s->post_messages) {
     const guint32 *track_ids = s->track ? self->track_ids : NULL;
     Listing listing = gst_gpuccl_blob_choose_listed (self, &result,
@@ -335,7 +342,7 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
 #endif
     if (s->post_messages)
       gst_gpuccl_blob_post_message (self, vframe->buffer, &result, track_ids,
-          &listing, &times);
+          &listing, &times, have_events ? &events : NULL);
   }
   return GST_FLOW_OK;
 }

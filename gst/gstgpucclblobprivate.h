@@ -5,7 +5,8 @@
  * templates and the caps query, gstgpucclblobformat.c the
  * negotiated format and incoming buffers, gstgpucclblobframe.c the
  * library context and the per-frame work, gstgpucclblobresults.c the
- * metadata and messages, gstgpucclbloblabels.c the label image,
+ * metadata and messages, gstgpucclblobevents.c the track events,
+ * gstgpucclbloblabels.c the label image,
  * gstgpucclblobpool.c the pool offered upstream,
  * gstgpucclblobcuda.c CUDA memory (built with gstreamer-cuda-1.0). */
 #ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
@@ -56,6 +57,7 @@ typedef struct
   gboolean track;
   gdouble track_max_distance;
   gint track_max_lost;
+  gboolean post_track_events;
   GpucclMode mode;
   gboolean attach_labels;
 } Settings;
@@ -184,7 +186,19 @@ gboolean gst_gpuccl_blob_attach_metas (GstGpucclBlob * self,
     const Listing * listing, const FrameTimes * times);
 void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listing, const FrameTimes * times);
+    const Listing * listing, const FrameTimes * times,
+    const GpucclTrackEvents * events);
+
+/* gstgpucclblobevents.c */
+void gst_gpuccl_blob_set_times (GstGpucclBlob * self, GstStructure * s,
+    GstBuffer * buffer);
+gboolean gst_gpuccl_blob_track_events (GstGpucclBlob * self,
+    const Settings * s, GpucclTrackEvents * ev);
+void gst_gpuccl_blob_post_track_events (GstGpucclBlob * self,
+    GstBuffer * buffer, const GpucclTrackEvents * ev, const GpucclResult * r,
+    const guint32 * track_ids);
+void gst_gpuccl_blob_add_track_ids (GstStructure * s,
+    const GpucclTrackEvents * ev, const guint32 * track_ids);
 
 /* gstgpucclblobanalytics.c (GStreamer >= 1.24) */
 #ifdef HAVE_GST_ANALYTICS

@@ -35,6 +35,7 @@ enum
   PROP_TRACK_MAX_LOST,
   PROP_MODE,
   PROP_ATTACH_LABELS,
+  PROP_POST_TRACK_EVENTS,
 };
 
 #define DEFAULT_THRESHOLD 127
@@ -58,6 +59,7 @@ enum
 #define DEFAULT_TRACK FALSE
 #define DEFAULT_MODE GPUCCL_MODE_BINARY
 #define DEFAULT_ATTACH_LABELS FALSE
+#define DEFAULT_POST_TRACK_EVENTS FALSE
 
 void
 gst_gpuccl_blob_settings_init (Settings * s)
@@ -88,6 +90,7 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->track_max_lost = track.max_lost;
   s->mode = DEFAULT_MODE;
   s->attach_labels = DEFAULT_ATTACH_LABELS;
+  s->post_track_events = DEFAULT_POST_TRACK_EVENTS;
 }
 
 void
@@ -176,6 +179,9 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ATTACH_LABELS:
       s->attach_labels = g_value_get_boolean (value);
+      break;
+    case PROP_POST_TRACK_EVENTS:
+      s->post_track_events = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -270,6 +276,9 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_ATTACH_LABELS:
       g_value_set_boolean (value, s->attach_labels);
+      break;
+    case PROP_POST_TRACK_EVENTS:
+      g_value_set_boolean (value, s->post_track_events);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -397,6 +406,13 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
       g_param_spec_int ("track-max-lost", "Track maximum lost frames",
           "Frames a track survives without a blob before its id is dropped",
           0, G_MAXINT, track.max_lost, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_POST_TRACK_EVENTS,
+      g_param_spec_boolean ("post-track-events", "Post track events",
+          "With track, post an element message \"gpucclblob-track-appeared\" "
+          "when a track starts and \"gpucclblob-track-lost\" when it is "
+          "dropped (unseen for more than track-max-lost frames, or past the "
+          "live-track cap), with its id, frames and positions",
+          DEFAULT_POST_TRACK_EVENTS, PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode",
           "binary: threshold the frame (threshold, invert, auto-threshold, "
