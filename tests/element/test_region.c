@@ -207,6 +207,52 @@ GST_START_TEST (test_region_overlays)
 
 GST_END_TEST;
 
+/* The tracker sees frame coordinates: each appeared track's centroid is
+ * its blob's in the oracle, in blob order (ids 1, 2, ...). */
+GST_START_TEST (test_region_tracks)
+{
+  GstHarness *h = element_harness_new ("region=<13,7,30,25> track=true "
+      "post-track-events=true");
+  guint8 *levels = element_levels_random (W, H, 0.45, 2, 31);
+  guint8 *m = masked (levels, W, H, 13, 7, 43, 32);
+  GstBus *bus = gst_bus_new ();
+  GstVideoInfo info;
+  GstMessage *msg;
+  Expected e;
+  guint n = 0;
+
+  gst_element_set_bus (h->element, bus);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W, H);
+  gst_harness_set_src_caps (h, element_caps (GST_VIDEO_FORMAT_GRAY8, W, H));
+  expected_compute (&e, m, W, H, 127, FALSE, 8);
+  gst_buffer_unref (element_push_pull (h, element_make_frame (&info, levels,
+              "luma", 31)));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    guint id;
+    gdouble cx, cy;
+
+    fail_unless (gst_structure_has_name (s, "gpucclblob-track-appeared"));
+    fail_unless (gst_structure_get (s, "id", G_TYPE_UINT, &id, "centroid-x",
+            G_TYPE_DOUBLE, &cx, "centroid-y", G_TYPE_DOUBLE, &cy, NULL));
+    fail_unless (id >= 1 && id <= e.n);
+    fail_unless (G_APPROX_VALUE (cx, e.stats[id - 1].cx, 1e-9) &&
+        G_APPROX_VALUE (cy, e.stats[id - 1].cy, 1e-9), "blob %u at %f,%f",
+        id, cx, cy);
+    gst_message_unref (msg);
+    n++;
+  }
+  fail_unless (n == e.n && n > 0, "%u tracks for %u blobs", n, e.n);
+  expected_clear (&e);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  g_free (m);
+  g_free (levels);
+}
+
+GST_END_TEST;
+
 /* A bad value: a warning on the bus, the region as it was. */
 GST_START_TEST (test_region_bad_values)
 {
@@ -260,6 +306,7 @@ region_suite (void)
   tcase_add_test (tc, test_region_420_rounded);
   tcase_add_test (tc, test_region_follows_caps);
   tcase_add_test (tc, test_region_overlays);
+  tcase_add_test (tc, test_region_tracks);
   tcase_add_test (tc, test_region_bad_values);
   suite_add_tcase (s, tc);
   return s;
