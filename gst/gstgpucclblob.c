@@ -186,6 +186,7 @@ gst_gpuccl_blob_stop (GstBaseTransform * trans)
   g_clear_pointer (&self->track_ids, g_free);
   self->listing_keys_cap = self->track_ids_cap = 0;
   gst_gpuccl_blob_free_labels (self);
+  gst_gpuccl_blob_region_free (self);
 #ifdef HAVE_GST_ANALYTICS
   gst_gpuccl_blob_analytics_free (self);
 #endif
@@ -209,6 +210,7 @@ gst_gpuccl_blob_finalize (GObject * object)
   g_free (self->listing_keys);
   g_free (self->track_ids);
   gst_gpuccl_blob_free_labels (self);
+  gst_gpuccl_blob_region_free (self);
 #ifdef HAVE_GST_ANALYTICS
   gst_gpuccl_blob_analytics_free (self);
 #endif

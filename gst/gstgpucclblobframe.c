@@ -84,12 +84,14 @@ ensure_context (GstGpucclBlob * self, const Settings * s)
 }
 
 /* With tracking on a backend that searches (CUDA), the labeling also
- * finds each track's nearest blob: ask for the tracks' predictions. */
+ * finds each track's nearest blob: ask for the tracks' predictions. Not
+ * for a region at an offset: the device would compare frame positions
+ * with the region's (the tracker would see that and search itself). */
 static void
 ask_nearest (GstGpucclBlob * self, GpucclContext * ctx, const Settings * s,
-    GpucclParams * p, GpucclNearestRequest * request)
+    const Window * win, GpucclParams * p, GpucclNearestRequest * request)
 {
-  if (s->track && self->tracker &&
+  if (s->track && self->tracker && win->x == 0 && win->y == 0 &&
       gpuccl_context_backend (ctx) == GPUCCL_BACKEND_CUDA) {
     gpuccl_tracker_predict (self->tracker, request);
     p->nearest = request;
@@ -195,7 +197,8 @@ library_error (GstGpucclBlob * self, const char *what,
 /* The frame's planes and the overlays of the draw property but the ids. */
 static void
 fill_overlay (GpucclFrame * frame, GpucclDrawParams * params,
-    const Settings * s, const FormatDesc * f, GstVideoFrame * vframe)
+    const Settings * s, const FormatDesc * f, GstVideoFrame * vframe,
+    const Window * win)
 {
   memset (frame, 0, sizeof *frame);
   memset (params, 0, sizeof *params);
@@ -209,6 +212,7 @@ fill_overlay (GpucclFrame * frame, GpucclDrawParams * params,
   frame->offset_r = f->offset_r;
   frame->offset_g = f->offset_g;
   frame->offset_b = f->offset_b;
+  gst_gpuccl_blob_region_frame (win, frame);
 
   params->flags = s->draw & ~GST_GPUCCL_BLOB_DRAW_IDS;
   params->r = (s->box_color >> 16) & 0xff;
@@ -251,19 +255,21 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   GpucclParams params;
   GpucclNearestRequest request;
   GpucclImage image = { 0 };
+  Window win;
   GpucclFrame frame;
   GpucclDrawParams draw;
   gboolean drawing;
   GpucclResult result;
   GpucclError error = { 0 };
   FrameTimes times;
+  GpucclTrackEvents events;
+  gboolean have_events;
   GstClockTime start, asked, labeled;
   GstFlowReturn ret = GST_FLOW_OK;
 
-  image.data = GST_VIDEO_FRAME_PLANE_DATA (vframe, f->plane[0]);
-  image.width = GST_VIDEO_FRAME_WIDTH (vframe);
-  image.height = GST_VIDEO_FRAME_HEIGHT (vframe);
-  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, f->plane[0]);
+  gst_gpuccl_blob_region_clip (s, f, GST_VIDEO_FRAME_WIDTH (vframe),
+      GST_VIDEO_FRAME_HEIGHT (vframe), &win);
+  gst_gpuccl_blob_region_image (&win, f, vframe, &image);
   image.format = f->pixel;
   image.offset_r = f->offset_r;
   image.offset_g = f->offset_g;
@@ -274,20 +280,27 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
    * read-only in passthrough: then draw from the next frame on. The
    * overlays are drawn by the labeling call, so on the device they share
    * its wait. */
-  drawing = s->draw && (vframe->map[0].flags & GST_MAP_WRITE);
+  drawing = s->draw && (vframe->map[0].flags & GST_MAP_WRITE) && !win.empty;
   if (drawing)
-    fill_overlay (&frame, &draw, s, f, vframe);
+    fill_overlay (&frame, &draw, s, f, vframe, &win);
 
   start = gst_util_get_timestamp ();
-  ask_nearest (self, ctx, s, &params, &request);
+  ask_nearest (self, ctx, s, &win, &params, &request);
   asked = gst_util_get_timestamp ();
-  if (drawing && draw.flags) {
+  if (win.empty) {
+    /* Nothing to label: no blobs (gst_gpuccl_blob_region_to_frame). */
+  } else if (drawing && draw.flags) {
     if (gpuccl_process_draw (ctx, &image, &params, &frame, &draw, &result,
             &error) != GPUCCL_OK)
       return library_error (self, "Labeling and drawing", &error);
   } else if (gpuccl_process (ctx, &image, &params, &result,
           &error) != GPUCCL_OK) {
     return library_error (self, "Labeling", &error);
+  }
+  if (!gst_gpuccl_blob_region_to_frame (self, &win, &params, &result)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Not enough memory for the blob table of the region"), (NULL));
+    return GST_FLOW_ERROR;
   }
   labeled = gst_util_get_timestamp ();
   times.processing_ns = labeled - asked;
@@ -308,6 +321,11 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
     if (ret != GST_FLOW_OK)
       return ret;
   }
+
+  have_events = gst_gpuccl_blob_track_events (self, s, &events);
+  if (have_events && s->post_track_events)
+    gst_gpuccl_blob_post_track_events (self, vframe->buffer, &events,
+        &result, self->track_ids);
 
   if (s->attach_meta || s->post_messages) {
     const guint32 *track_ids = s->track ? self->track_ids : NULL;
@@ -335,7 +353,7 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
 #endif
     if (s->post_messages)
       gst_gpuccl_blob_post_message (self, vframe->buffer, &result, track_ids,
-          &listing, &times);
+          &listing, &times, have_events ? &events : NULL);
   }
   return GST_FLOW_OK;
 }

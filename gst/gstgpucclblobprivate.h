@@ -5,7 +5,9 @@
  * templates and the caps query, gstgpucclblobformat.c the
  * negotiated format and incoming buffers, gstgpucclblobframe.c the
  * library context and the per-frame work, gstgpucclblobresults.c the
- * metadata and messages, gstgpucclbloblabels.c the label image,
+ * metadata and messages, gstgpucclblobevents.c the track events,
+ * gstgpucclblobregion.c the labeled rectangle (region),
+ * gstgpucclbloblabels.c the label image,
  * gstgpucclblobpool.c the pool offered upstream,
  * gstgpucclblobcuda.c CUDA memory (built with gstreamer-cuda-1.0). */
 #ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
@@ -56,6 +58,9 @@ typedef struct
   gboolean track;
   gdouble track_max_distance;
   gint track_max_lost;
+  gboolean post_track_events;
+  gboolean has_region;
+  gint region[4];               /* x, y, width, height in the frame */
   GpucclMode mode;
   gboolean attach_labels;
 } Settings;
@@ -98,6 +103,10 @@ struct _GstGpucclBlob
   GHashTable *tracks_seen;      /* analytics: track id -> when first seen */
   guint64 analytics_frame;      /* analytics: frames with entries so far */
   GstBufferPool *labels_pool;   /* attach-labels: label images' memory */
+  GpucclBlob *region_blobs;     /* region: the table in frame coordinates */
+  gsize region_blobs_cap;
+  guint32 *region_labels;       /* region: the labels of the whole frame */
+  gsize region_labels_cap;
 
 #ifdef HAVE_GST_CUDA
   /* Shared with the neighbours (context query, set_context). */
@@ -184,7 +193,40 @@ gboolean gst_gpuccl_blob_attach_metas (GstGpucclBlob * self,
     const Listing * listing, const FrameTimes * times);
 void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listing, const FrameTimes * times);
+    const Listing * listing, const FrameTimes * times,
+    const GpucclTrackEvents * events);
+
+/* gstgpucclblobregion.c: the rectangle of a frame that is labeled, in
+ * the frame's coordinates (empty: nothing is). */
+typedef struct
+{
+  gint x, y, width, height;
+  gboolean empty;
+  gint frame_width, frame_height;
+} Window;
+
+gboolean gst_gpuccl_blob_region_from_value (Settings * s,
+    const GValue * value);
+void gst_gpuccl_blob_region_to_value (const Settings * s, GValue * value);
+void gst_gpuccl_blob_region_clip (const Settings * s, const FormatDesc * f,
+    gint width, gint height, Window * win);
+void gst_gpuccl_blob_region_image (const Window * win, const FormatDesc * f,
+    GstVideoFrame * vframe, GpucclImage * image);
+void gst_gpuccl_blob_region_frame (const Window * win, GpucclFrame * frame);
+gboolean gst_gpuccl_blob_region_to_frame (GstGpucclBlob * self,
+    const Window * win, const GpucclParams * p, GpucclResult * r);
+void gst_gpuccl_blob_region_free (GstGpucclBlob * self);
+
+/* gstgpucclblobevents.c */
+void gst_gpuccl_blob_set_times (GstGpucclBlob * self, GstStructure * s,
+    GstBuffer * buffer);
+gboolean gst_gpuccl_blob_track_events (GstGpucclBlob * self,
+    const Settings * s, GpucclTrackEvents * ev);
+void gst_gpuccl_blob_post_track_events (GstGpucclBlob * self,
+    GstBuffer * buffer, const GpucclTrackEvents * ev, const GpucclResult * r,
+    const guint32 * track_ids);
+void gst_gpuccl_blob_add_track_ids (GstStructure * s,
+    const GpucclTrackEvents * ev, const guint32 * track_ids);
 
 /* gstgpucclblobanalytics.c (GStreamer >= 1.24) */
 #ifdef HAVE_GST_ANALYTICS

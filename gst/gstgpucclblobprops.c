@@ -35,6 +35,8 @@ enum
   PROP_TRACK_MAX_LOST,
   PROP_MODE,
   PROP_ATTACH_LABELS,
+  PROP_POST_TRACK_EVENTS,
+  PROP_REGION,
 };
 
 #define DEFAULT_THRESHOLD 127
@@ -58,6 +60,7 @@ enum
 #define DEFAULT_TRACK FALSE
 #define DEFAULT_MODE GPUCCL_MODE_BINARY
 #define DEFAULT_ATTACH_LABELS FALSE
+#define DEFAULT_POST_TRACK_EVENTS FALSE
 
 void
 gst_gpuccl_blob_settings_init (Settings * s)
@@ -88,6 +91,7 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->track_max_lost = track.max_lost;
   s->mode = DEFAULT_MODE;
   s->attach_labels = DEFAULT_ATTACH_LABELS;
+  s->post_track_events = DEFAULT_POST_TRACK_EVENTS;
 }
 
 void
@@ -98,6 +102,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
   Settings *s = &self->settings;
   gboolean passthrough = FALSE, new_pool = FALSE, update_passthrough = FALSE;
   gboolean renegotiate = FALSE; /* the formats asked of upstream change */
+  gboolean bad_region = FALSE;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -177,6 +182,12 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
     case PROP_ATTACH_LABELS:
       s->attach_labels = g_value_get_boolean (value);
       break;
+    case PROP_POST_TRACK_EVENTS:
+      s->post_track_events = g_value_get_boolean (value);
+      break;
+    case PROP_REGION:
+      bad_region = !gst_gpuccl_blob_region_from_value (s, value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -185,6 +196,15 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
     gst_clear_object (&self->allocator);
   GST_OBJECT_UNLOCK (self);
 
+  /* Kept as it was: a warning on the bus says why (outside the lock). */
+  if (bad_region) {
+    gchar *text = gst_value_serialize (value);
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+        ("Ignoring region %s: give x, y, width, height (width and height "
+            "at least 1), e.g. region=\"<0,0,320,240>\", or <> for the "
+            "whole frame", text ? text : "?"), (NULL));
+    g_free (text);
+  }
   /* Both take the object lock themselves. */
   if (update_passthrough)
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -270,6 +290,12 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_ATTACH_LABELS:
       g_value_set_boolean (value, s->attach_labels);
+      break;
+    case PROP_POST_TRACK_EVENTS:
+      g_value_set_boolean (value, s->post_track_events);
+      break;
+    case PROP_REGION:
+      gst_gpuccl_blob_region_to_value (s, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -397,6 +423,22 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
       g_param_spec_int ("track-max-lost", "Track maximum lost frames",
           "Frames a track survives without a blob before its id is dropped",
           0, G_MAXINT, track.max_lost, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_POST_TRACK_EVENTS,
+      g_param_spec_boolean ("post-track-events", "Post track events",
+          "With track, post an element message \"gpucclblob-track-appeared\" "
+          "when a track starts and \"gpucclblob-track-lost\" when it is "
+          "dropped (unseen for more than track-max-lost frames, or past the "
+          "live-track cap), with its id, frames and positions",
+          DEFAULT_POST_TRACK_EVENTS, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_REGION,
+      gst_param_spec_array ("region", "Region",
+          "Label only this rectangle of the frame: x, y, width, height in "
+          "pixels, e.g. \"<0,0,320,240>\" (empty: the whole frame). "
+          "Clipped to the frame; on I420, YV12 and NV12 its left and top "
+          "edges are rounded down to even. Coordinates are reported in the "
+          "frame", g_param_spec_int ("value", "Value", "x, y, width or height",
+              G_MININT, G_MAXINT, 0, G_PARAM_READWRITE |
+              G_PARAM_STATIC_STRINGS), PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode",
           "binary: threshold the frame (threshold, invert, auto-threshold, "

@@ -234,10 +234,9 @@ gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
 void
 gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listing, const FrameTimes * times)
+    const Listing * listing, const FrameTimes * times,
+    const GpucclTrackEvents * events)
 {
-  GstSegment *segment = &GST_BASE_TRANSFORM (self)->segment;
-  GstClockTime ts = GST_BUFFER_PTS (buffer);
   GValue list = G_VALUE_INIT;
   GstStructure *s;
 
@@ -263,13 +262,9 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     gst_value_list_append_and_take_value (&list, &v);
   }
 
-  s = gst_structure_new ("gpucclblob",
-      "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64,
-      gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts),
-      "running-time", G_TYPE_UINT64,
-      gst_segment_to_running_time (segment, GST_FORMAT_TIME, ts),
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
+  s = gst_structure_new_empty ("gpucclblob");
+  gst_gpuccl_blob_set_times (self, s, buffer);
+  gst_structure_set (s, "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buffer),
       "count", G_TYPE_UINT, (guint) r->n_blobs,
       "listed", G_TYPE_UINT, listing->n_listed,
       "components", G_TYPE_UINT, r->n_components,
@@ -277,6 +272,8 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
       "processing-time", G_TYPE_UINT64, times->processing_ns,
       "tracking-time", G_TYPE_UINT64, times->tracking_ns, NULL);
   gst_structure_take_value (s, "blobs", &list);
+  if (events)
+    gst_gpuccl_blob_add_track_ids (s, events, track_ids);
 
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));

@@ -6,7 +6,8 @@
  * position predicted with its last velocity); pairs farther than
  * max_distance never match. A track not matched for more than max_lost
  * frames is dropped; a blob with no track starts a new one. Ids start at 1
- * and are never reused within a tracker's life.
+ * and are never reused within a tracker's life. gpuccl_tracker_events
+ * says which tracks the last update started and ended.
  */
 #ifndef GPUCCL_TRACK_H
 #define GPUCCL_TRACK_H
@@ -64,6 +65,47 @@ GPUCCL_API void gpuccl_tracker_reset(GpucclTracker *tracker);
 GPUCCL_API bool gpuccl_tracker_update(GpucclTracker *tracker,
                                       const GpucclBlob *blobs, size_t n_blobs,
                                       uint32_t *track_ids);
+
+/* What the last update did to the tracks, for applications that report
+ * tracks appearing and ending (kernels/track.c keeps it with the tracks).
+ * Frames are the tracker's updates, counted from 0 over its life (a reset
+ * does not restart them, as it does not restart ids). */
+typedef enum {
+  GPUCCL_TRACK_UNSEEN = 0, /* unseen for more than max_lost frames */
+  GPUCCL_TRACK_CAPPED,     /* dropped to keep max_tracks */
+} GpucclTrackEndReason;
+
+/* A track that ended in the last update. Positions are centroids: where
+ * its first blob was, and where it was last (its last blob, or the
+ * prediction it coasted on while its blob was a merge). */
+typedef struct {
+  uint32_t id;
+  GpucclTrackEndReason reason;
+  uint64_t first_frame; /* the update that started it */
+  uint64_t last_frame;  /* the last update that gave it a blob */
+  uint64_t frames_seen; /* updates that gave it a blob, first included */
+  double first_x, first_y;
+  double last_x, last_y;
+} GpucclTrackEnd;
+
+/* The last successful update (both arrays empty after a failed one, a
+ * reset or before any): `frame` its index; `started` the indices into its
+ * blobs of those that started a track (their ids are in its track_ids);
+ * `ended` the tracks that ended, oldest first. A track started and capped
+ * in the same update is in both. Owned by the tracker, valid until its
+ * next call that changes it. `ended` lists the unseen tracks first, then
+ * the capped ones. */
+typedef struct {
+  uint64_t frame;
+  const uint32_t *started;
+  size_t n_started;
+  const GpucclTrackEnd *ended;
+  size_t n_ended;
+} GpucclTrackEvents;
+
+/* false (events zeroed) for no tracker or no update yet. */
+GPUCCL_API bool gpuccl_tracker_events(const GpucclTracker *tracker,
+                                      GpucclTrackEvents *events);
 
 /* With a backend that searches (CUDA), the nearest blob of every track
  * comes with the labeling, and the update only settles the rest:

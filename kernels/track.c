@@ -91,6 +91,8 @@ void gpuccl_tracker_free(GpucclTracker *tracker)
   free(tracker->n_candidates);
   free(tracker->near);
   free(tracker->order);
+  free(tracker->ended);
+  free(tracker->started);
   free(tracker->candidates);
   free(tracker->points);
   free(tracker->entries.x);
@@ -119,8 +121,22 @@ bool gpuccl_tracker_set_params_sized(GpucclTracker *tracker,
  * life of the tracker, so a consumer never confuses old and new objects. */
 void gpuccl_tracker_reset(GpucclTracker *tracker)
 {
-  if (tracker)
+  if (tracker) {
     tracker->n_tracks = tracker->n_predicted = 0;
+    tracker->n_ended = tracker->n_started = 0;
+    tracker->updated = false;
+  }
+}
+
+bool gpuccl_tracker_events(const GpucclTracker *t, GpucclTrackEvents *events)
+{
+  if (events)
+    *events = (GpucclTrackEvents){0};
+  if (!t || !events || !t->updated)
+    return false;
+  *events = (GpucclTrackEvents){t->frame - 1, t->started, t->n_started,
+                                t->ended, t->n_ended};
+  return true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -178,6 +194,7 @@ static bool reserve_tracks(GpucclTracker *t, size_t n)
     {(void **)&t->n_candidates, sizeof *t->n_candidates},
     {(void **)&t->near, sizeof *t->near},
     {(void **)&t->order, sizeof *t->order},
+    {(void **)&t->ended, sizeof *t->ended},
   };
   return reserve_group(&t->cap_tracks, n, slots, sizeof slots / sizeof *slots);
 }
@@ -194,6 +211,7 @@ static bool reserve_update(GpucclTracker *t, size_t n_blobs)
     {(void **)&t->holder, sizeof *t->holder},
     {(void **)&t->holder_d2, sizeof *t->holder_d2},
     {(void **)&t->merged, sizeof *t->merged},
+    {(void **)&t->started, sizeof *t->started},
   };
   /* Tracks: the live ones plus one new per blob. */
   return reserve_tracks(t, t->n_tracks + n_blobs + 1) &&
@@ -241,6 +259,22 @@ static void track_coast(Track *tr, double px, double py)
   tr->y = py;
   tr->lost = 0;
   tr->hits++;
+}
+
+/* A track that ends in this update, for gpuccl_tracker_events (room for
+ * every live track was reserved with the tracks). */
+static void track_end(GpucclTracker *t, const Track *tr,
+                      GpucclTrackEndReason reason)
+{
+  t->ended[t->n_ended++] = (GpucclTrackEnd){
+      .id = tr->id,
+      .reason = reason,
+      .first_frame = tr->first_frame,
+      .last_frame = tr->last_frame,
+      .frames_seen = (uint64_t)tr->hits,
+      .first_x = tr->first_x, .first_y = tr->first_y,
+      .last_x = tr->x, .last_y = tr->y,
+  };
 }
 
 /* Step 1: where each live track should be in this frame. */
@@ -331,9 +365,12 @@ static void cap_tracks(GpucclTracker *t)
   for (size_t k = 0; k < n - keep; k++)
     drop[t->order[k] & UINT32_MAX] = 1;
   size_t live = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!drop[i])
+  for (size_t i = 0; i < n; i++) {
+    if (drop[i])
+      track_end(t, &t->tracks[i], GPUCCL_TRACK_CAPPED);
+    else
       t->tracks[live++] = t->tracks[i];
+  }
   t->n_tracks = live;
 }
 
@@ -346,6 +383,8 @@ bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
     return false;
   if (n_blobs)
     memset(track_ids, 0, n_blobs * sizeof *track_ids);
+  t->n_ended = t->n_started = 0;
+  t->updated = false;
   /* The device's answers are for the last prediction, or not used. */
   const size_t predicted = t->n_predicted;
   const bool asked = answers_last_prediction(t, predicted, request);
@@ -389,8 +428,10 @@ bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
         track_coast(tr, t->px[i], t->py[i]);
       else
         track_observe(tr, &blobs[bi]);
+      tr->last_frame = t->frame;
       track_ids[bi] = tr->id;
     } else if (++tr->lost > max_lost) {
+      track_end(t, tr, GPUCCL_TRACK_UNSEEN);
       continue;
     }
     if (live != i)
@@ -410,7 +451,10 @@ bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
       .w = (float)((double)bl->x1 - bl->x0 + 1),
       .h = (float)((double)bl->y1 - bl->y0 + 1),
       .hits = 1,
+      .first_x = gpuccl_blob_cx(bl), .first_y = gpuccl_blob_cy(bl),
+      .first_frame = t->frame, .last_frame = t->frame,
     };
+    t->started[t->n_started++] = (uint32_t)i;
     /* Ids are never reused; after 2^32 - 1 of them the counter wraps past
      * 0, which is kept for "no track". */
     if (++t->next_id == 0)
@@ -418,5 +462,7 @@ bool gpuccl_tracker_update_nearest(GpucclTracker *t, const GpucclBlob *blobs,
     track_ids[i] = tr->id;
   }
   cap_tracks(t);
+  t->frame++;
+  t->updated = true;
   return true;
 }

@@ -43,6 +43,9 @@ typedef struct {
   uint32_t id;
   int32_t lost;      /* frames since last seen */
   int32_t hits;      /* frames seen; velocity is known from the second */
+  /* For GpucclTrackEnd only: cold, read when the track ends. */
+  double first_x, first_y;
+  uint64_t first_frame, last_frame;
 } Track;
 
 /* A blob a track may take: d2, its squared distance from the track's
@@ -76,6 +79,8 @@ typedef struct {
 struct GpucclTracker {
   GpucclTrackerParams params;
   uint32_t next_id;
+  uint64_t frame;          /* updates so far: the next update's index */
+  bool updated;            /* the events describe an update */
   size_t n_predicted;      /* tracks gpuccl_tracker_predict answered for
                             * since the last update; 0: none */
 
@@ -89,6 +94,8 @@ struct GpucclTracker {
   uint8_t *n_candidates;   /* length of the list, or LIST_NOT_BUILT */
   Candidate *near;         /* the own-cell shortcut's answer */
   uint64_t *order;         /* which tracks go first past max_tracks */
+  GpucclTrackEnd *ended;   /* the last update's ended tracks */
+  size_t n_ended;
   Candidate *candidates;   /* MAX_CANDIDATES per track, built on demand */
   size_t cap_candidates;
 
@@ -100,6 +107,8 @@ struct GpucclTracker {
   uint32_t *holder;        /* track holding each blob, or NO_MATCH */
   float *holder_d2;        /* squared distance of that track's pair */
   uint8_t *merged;         /* blob is two objects: its track coasts */
+  uint32_t *started;       /* the last update's blobs that started tracks */
+  size_t n_started;
 
   Grid grid;
   uint32_t *cell_start;    /* first entry of each cell, + the end */

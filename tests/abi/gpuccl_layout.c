@@ -40,6 +40,8 @@ static void fill(Layout *l)
   LAYOUT_VALUE(l, GPUCCL_FRAME_PACKED4);
   LAYOUT_ENUM(l, GpucclVolumeAlgorithm);
   LAYOUT_VALUE(l, GPUCCL_VOLUME_BKE);
+  LAYOUT_ENUM(l, GpucclTrackEndReason);
+  LAYOUT_VALUE(l, GPUCCL_TRACK_CAPPED);
 
   LAYOUT_STRUCT(l, GpucclError);
   LAYOUT_FIELD(l, GpucclError, status);
@@ -120,6 +122,24 @@ static void fill(Layout *l)
   LAYOUT_FIELD(l, GpucclTrackerParams, max_distance);
   LAYOUT_FIELD(l, GpucclTrackerParams, max_lost);
   LAYOUT_FIELD(l, GpucclTrackerParams, max_tracks);
+
+  LAYOUT_STRUCT(l, GpucclTrackEnd);
+  LAYOUT_FIELD(l, GpucclTrackEnd, id);
+  LAYOUT_FIELD(l, GpucclTrackEnd, reason);
+  LAYOUT_FIELD(l, GpucclTrackEnd, first_frame);
+  LAYOUT_FIELD(l, GpucclTrackEnd, last_frame);
+  LAYOUT_FIELD(l, GpucclTrackEnd, frames_seen);
+  LAYOUT_FIELD(l, GpucclTrackEnd, first_x);
+  LAYOUT_FIELD(l, GpucclTrackEnd, first_y);
+  LAYOUT_FIELD(l, GpucclTrackEnd, last_x);
+  LAYOUT_FIELD(l, GpucclTrackEnd, last_y);
+
+  LAYOUT_STRUCT(l, GpucclTrackEvents);
+  LAYOUT_FIELD(l, GpucclTrackEvents, frame);
+  LAYOUT_FIELD(l, GpucclTrackEvents, started);
+  LAYOUT_FIELD(l, GpucclTrackEvents, n_started);
+  LAYOUT_FIELD(l, GpucclTrackEvents, ended);
+  LAYOUT_FIELD(l, GpucclTrackEvents, n_ended);
 
   LAYOUT_STRUCT(l, GpucclVolumeImage);
   LAYOUT_FIELD(l, GpucclVolumeImage, data);

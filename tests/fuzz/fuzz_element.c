@@ -140,6 +140,16 @@ choose_properties (FuzzBytes * in, GstElement * e, gint * line_width)
    * label image on, without a new decision that would shift the meaning
    * of every input in the corpus. */
   g_object_set (e, "attach-labels", (gboolean) ((box_color >> 24) & 1), NULL);
+  /* Its next bit a region, from bits already drawn: corners from -12 on,
+   * partly or wholly outside small frames as often as inside. */
+  if ((box_color >> 25) & 1) {
+    gchar *region = g_strdup_printf ("<%d,%d,%d,%d>",
+        (gint) ((box_color >> 26) & 7) * 9 - 12,
+        (gint) ((box_color >> 29) & 7) * 9 - 12, 1 + (threshold & 63),
+        1 + (gint) (max_area & 63));
+    gst_util_set_object_arg (G_OBJECT (e), "region", region);
+    g_free (region);
+  }
   return max_blobs;
 }
 

@@ -96,6 +96,49 @@ static void check_ids(const uint32_t *ids, size_t n, int frame)
   }
 }
 
+/* Ids the events have reported: at most 8 frames of MAX_BLOBS new ids. */
+#define MAX_IDS (8 * MAX_BLOBS + 1)
+enum { NEVER, LIVE, ENDED };
+
+/* gpuccl_tracker_events agrees with the ids: a started track has a fresh
+ * id, an ended one was live (and ends once), and every blob's track is
+ * live or ended in this very update (capped, its blob keeps the id). */
+static void check_events(const GpucclTracker *t, const uint32_t *ids,
+                         size_t n, int frame, uint8_t *state, int *ended_at)
+{
+  GpucclTrackEvents ev;
+  FUZZ_CHECK(gpuccl_tracker_events(t, &ev) && ev.frame == (uint64_t)frame,
+             "frame %d: no events, or of frame %llu", frame,
+             (unsigned long long)ev.frame);
+  for (size_t k = 0; k < ev.n_started; k++) {
+    FUZZ_CHECK(ev.started[k] < n, "frame %d: started blob %u of %zu", frame,
+               ev.started[k], n);
+    const uint32_t id = ids[ev.started[k]];
+    FUZZ_CHECK(id < MAX_IDS && state[id] == NEVER,
+               "frame %d: started id %u is not new", frame, id);
+    state[id] = LIVE;
+  }
+  for (size_t k = 0; k < ev.n_ended; k++) {
+    const GpucclTrackEnd *e = &ev.ended[k];
+    FUZZ_CHECK(e->id < MAX_IDS && state[e->id] == LIVE,
+               "frame %d: ended id %u was not live", frame, e->id);
+    FUZZ_CHECK(e->first_frame <= e->last_frame &&
+                   e->last_frame <= (uint64_t)frame && e->frames_seen >= 1 &&
+                   e->frames_seen <= e->last_frame - e->first_frame + 1,
+               "frame %d: track %u seen %llu of frames %llu-%llu", frame,
+               e->id, (unsigned long long)e->frames_seen,
+               (unsigned long long)e->first_frame,
+               (unsigned long long)e->last_frame);
+    state[e->id] = ENDED;
+    ended_at[e->id] = frame;
+  }
+  for (size_t i = 0; i < n; i++)
+    FUZZ_CHECK(ids[i] < MAX_IDS && (state[ids[i]] == LIVE ||
+                                    ended_at[ids[i]] == frame),
+               "frame %d: blob %zu has id %u of no live track", frame, i,
+               ids[i]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   FuzzBytes in;
@@ -111,6 +154,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   static GpucclNearest answers[MAX_BLOBS * 8 + 1];
   static uint32_t ids_own[MAX_BLOBS], ids_given[MAX_BLOBS];
   int lied = 0; /* a plausible lie may change the ids from then on */
+  static uint8_t state[MAX_IDS];
+  static int ended_at[MAX_IDS];
+  memset(state, NEVER, sizeof state);
+  for (size_t i = 0; i < MAX_IDS; i++)
+    ended_at[i] = -1;
 
   for (int f = fuzz_range(&in, 1, 8), frame = 0; f > 0; f--, frame++) {
     const int event = fuzz_range(&in, 0, 15);
@@ -122,6 +170,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (event == 1) {
       gpuccl_tracker_reset(own);
       gpuccl_tracker_reset(given);
+      /* Forgotten without events. */
+      for (size_t i = 0; i < MAX_IDS; i++)
+        state[i] = state[i] == LIVE ? ENDED : state[i];
     } else if (event == 2) {
       /* A cap on the live tracks (issue 28), set through parameters of
        * the previous layout (no max_tracks: the default) or the current
@@ -164,6 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                "frame %d: update_nearest failed", frame);
     check_ids(ids_own, n, frame);
     check_ids(ids_given, n, frame);
+    check_events(own, ids_own, n, frame, state, ended_at);
     for (size_t i = 0; !lied && i < n; i++)
       FUZZ_CHECK(ids_own[i] == ids_given[i],
                  "frame %d: blob %zu got %u with its own search, %u with the "

@@ -9,6 +9,8 @@ one id, the id of the table row whose box is the rectangle; background 0.
   labels      the image against the rectangles and the table; off by default
   downstream  kept by videoconvert, tee and queue; dropped by videoscale
   analytics   the segmentation mask and its relations (77 before 1.26)
+  region      region=<x,y,w,h>: the table, centroids and label image of the
+              rectangles clipped to it, in frame coordinates
 
 Usage: test_labels.py CASE
 """
@@ -124,6 +126,45 @@ def test_downstream():
     check(labels_of(buf) is None, "videoscale drops the label image (it is per pixel)")
 
 
+# x, y, width, height: cuts three rectangles, drops three, keeps one.
+REGION = (24, 4, 50, 50)
+
+
+def clipped(rect):
+    """The part of an inclusive rectangle inside REGION, or None."""
+    rx, ry, rw, rh = REGION
+    x0, y0 = max(rect[0], rx), max(rect[1], ry)
+    x1, y1 = min(rect[2], rx + rw - 1), min(rect[3], ry + rh - 1)
+    return (x0, y0, x1, y1) if x0 <= x1 and y0 <= y1 else None
+
+
+def test_region():
+    rx, ry, rw, rh = REGION
+    parts = [c for c in map(clipped, RECTS) if c is not None]
+    kept = [c for c in parts if (c[2] - c[0] + 1) * (c[3] - c[1] + 1) >= 2]
+    check(len(parts) == 4 and len(kept) == 4 and len(parts) < len(RECTS),
+          "the scene: the region cuts and drops rectangles")
+    for fmt in ("GRAY8", "I420", "BGRx"):
+        buf = run(f'attach-labels=true region="<{rx},{ry},{rw},{rh}>"', fmt=fmt)
+        table = GpucclBlob.buffer_get_ccl_blob_meta(buf).table()
+        boxes = {(int(r["x0"]), int(r["y0"]), int(r["x1"]), int(r["y1"])):
+                 (int(r["id"]), float(r["cx"]), float(r["cy"])) for r in table}
+        check(sorted(boxes) == sorted(kept), f"{fmt}: boxes {sorted(boxes)} are the clipped rectangles")
+        for x0, y0, x1, y1 in kept:
+            _, cx, cy = boxes[(x0, y0, x1, y1)]
+            check((cx, cy) == ((x0 + x1) / 2, (y0 + y1) / 2),
+                  f"{fmt}: centroid of {(x0, y0, x1, y1)} in frame coordinates")
+        image = labels_of(buf)
+        check(image is not None and image.shape == (H, W), f"{fmt}: a frame-sized label image")
+        inside = numpy.zeros((H, W), dtype=bool)
+        for x0, y0, x1, y1 in parts:
+            inside[y0:y1 + 1, x0:x1 + 1] = True
+            values = numpy.unique(image[y0:y1 + 1, x0:x1 + 1])
+            check(len(values) == 1 and values[0] == boxes[(x0, y0, x1, y1)][0],
+                  f"{fmt}: {(x0, y0, x1, y1)} labeled with its row's id")
+        check(not image[~inside].any(), f"{fmt}: 0 outside the clipped rectangles")
+
+
 def test_analytics():
     try:
         gi.require_version("GstAnalytics", "1.0")
@@ -167,7 +208,7 @@ def test_analytics():
 
 
 CASES = {"labels": test_labels, "downstream": test_downstream,
-         "analytics": test_analytics}
+         "analytics": test_analytics, "region": test_region}
 
 if __name__ == "__main__":
     Gst.init(None)

@@ -410,6 +410,8 @@ static const struct {
   {"far-infinite-gate", test_far_infinite_gate},
   {"gate-bound", test_gate_bound},
   {"cap", test_track_cap},
+  {"events", test_events},
+  {"events-cap", test_events_cap},
 };
 
 int main(int argc, char **argv)

@@ -85,5 +85,7 @@ void test_bad_args(void);
 void test_nearest_api(void);
 void test_gate_bound(void);
 void test_track_cap(void);
+void test_events(void);
+void test_events_cap(void);
 
 #endif /* GPUCCL_TRACK_SCENE_H */
