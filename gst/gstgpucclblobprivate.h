@@ -271,6 +271,11 @@ FramePlace gst_gpuccl_blob_cuda_place (GstGpucclBlob * self,
 void gst_gpuccl_blob_cuda_close (GstGpucclBlob * self);
 #endif
 
+/* *buf holds at least n elements of elem bytes (n >= 1); FALSE when the
+ * memory is not there (the old buffer stays). gstgpucclblobresults.c */
+gboolean gst_gpuccl_blob_grow (gpointer * buf, gsize * cap, gsize n,
+    gsize elem);
+
 G_END_DECLS
 
 #endif /* __GST_GPUCCL_BLOB_PRIVATE_H__ */

@@ -138,21 +138,6 @@ gst_gpuccl_blob_region_frame (const Window * win, GpucclFrame * frame)
   frame->height = win->height;
 }
 
-static gboolean
-grow (gpointer * buf, gsize * cap, gsize n, gsize elem)
-{
-  gpointer p;
-
-  if (n <= *cap)
-    return TRUE;
-  p = g_try_realloc_n (*buf, n, elem);
-  if (!p)
-    return FALSE;
-  *buf = p;
-  *cap = n;
-  return TRUE;
-}
-
 /* The label image of the whole frame: 0 outside the window. */
 static gboolean
 labels_to_frame (GstGpucclBlob * self, const Window * win,
@@ -161,7 +146,8 @@ labels_to_frame (GstGpucclBlob * self, const Window * win,
   const gsize w = win->frame_width, h = win->frame_height;
   guint32 *out;
 
-  if (!grow ((gpointer *) & self->region_labels, &self->region_labels_cap,
+  if (!gst_gpuccl_blob_grow ((gpointer *) & self->region_labels,
+          &self->region_labels_cap,
           MAX (w * h, 1), sizeof (guint32)))
     return FALSE;
   out = self->region_labels;
@@ -192,7 +178,8 @@ gst_gpuccl_blob_region_to_frame (GstGpucclBlob * self, const Window * win,
     return TRUE;
   }
   labels = r->labels != NULL || (win->empty && p->want_labels);
-  if (!grow ((gpointer *) & self->region_blobs, &self->region_blobs_cap,
+  if (!gst_gpuccl_blob_grow ((gpointer *) & self->region_blobs,
+          &self->region_blobs_cap,
           MAX (r->n_blobs, 1), sizeof (GpucclBlob)))
     return FALSE;
   blobs = self->region_blobs;

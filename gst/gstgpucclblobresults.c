@@ -30,10 +30,8 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (GstCclBlob, sum_y) ==
 /* Metadata above this is probed for before it is made (see below). */
 #define PROBE_ABOVE_BYTES (16 << 20)
 
-/* *buf holds at least n elements of elem bytes (n >= 1); FALSE when the
- * memory is not there (the old buffer stays). */
-static gboolean
-grow (gpointer * buf, gsize * cap, gsize n, gsize elem)
+gboolean
+gst_gpuccl_blob_grow (gpointer * buf, gsize * cap, gsize n, gsize elem)
 {
   gpointer p;
 
@@ -81,7 +79,8 @@ gst_gpuccl_blob_reserve_frame (GstGpucclBlob * self, const Settings * s,
   gsize bytes = 0, listed_bytes = 0;
   gboolean ok;
 
-  ok = grow ((gpointer *) & self->track_ids, &self->track_ids_cap, n,
+  ok = gst_gpuccl_blob_grow ((gpointer *) & self->track_ids,
+      &self->track_ids_cap, n,
       sizeof (guint32));
   if (ok && report) {
     if (!g_size_checked_mul (&bytes, n, per_blob) ||
@@ -181,7 +180,8 @@ gst_gpuccl_blob_choose_listed (GstGpucclBlob * self, const GpucclResult * r,
     return listing;
   }
 
-  if (!grow ((gpointer *) & self->listing_keys, &self->listing_keys_cap,
+  if (!gst_gpuccl_blob_grow ((gpointer *) & self->listing_keys,
+          &self->listing_keys_cap,
           above, sizeof (guint64))) {
     GST_WARNING_OBJECT (self, "no memory to rank %" G_GUINT64_FORMAT
         " blobs: none listed", above);
