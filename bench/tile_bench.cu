@@ -61,10 +61,15 @@ __global__ void __launch_bounds__(tile::LibraryShape::THREADS)
   extern __shared__ uint4 smem_raw[];
   PhaseMarks::at(0);
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
-  agent.label_runs();
-  agent.features();
-  PhaseMarks::at(7);
-  agent.write_outputs();
+  if (agent.label_runs()) {
+    agent.features();
+    PhaseMarks::at(7);
+    agent.write_outputs();
+  } else { /* no foreground: the phases after binarise take no time */
+    for (int k = 2; k <= 7; k++)
+      PhaseMarks::at(k);
+    agent.write_empty(nullptr);
+  }
   __syncthreads();
   PhaseMarks::at(8);
 }

@@ -11,9 +11,9 @@
  * band: the closed counts, plus the open components whose first pixel the
  * band holds (their roots lie in its tiles: a component's smallest slot is
  * in the topmost tile row it reaches). The bands above are counted by a
- * decoupled look-back (Merrill and Garland 2016) that each band's first
- * tile runs; tiles are handed out in raster order by a ticket, so a tile
- * only ever waits for tiles that are running or done. Then each passing
+ * decoupled look-back (Merrill and Garland 2016) that every tile runs and
+ * each band's first tile publishes; as in CUB's single-pass scan, a block
+ * waits only for blocks of smaller index, dispatched before it. Then each passing
  * component of the tile goes to its place in the table, with its id: the
  * start and pass bits before its first pixel. */
 #include <cub/block/block_scan.cuh>
@@ -30,6 +30,7 @@ constexpr int THREADS = S::THREADS;
 constexpr int MAX_TILES_X = (GPUCCL_MAX_SIDE + S::W - 1) / S::W;
 typedef cub::BlockScan<unsigned long long, THREADS> CellScan;
 static_assert(THREADS == S::H * S::WORDS, "a thread per bitmap word");
+static_assert(S::W / 2 < (1 << 16), "open roots per cell in 16 bits");
 
 /* A band's status word: a flag and its counts, components | blobs << 31
  * (each under 2^31: at most 2^27 pixels). */
@@ -67,7 +68,6 @@ __device__ __forceinline__ void write_blob(GpucclBlob *blobs,
 struct RecordsShared {
   CellScan::TempStorage scan;
   unsigned long long band_before; /* components and blobs of bands above */
-  uint32_t tile;
   uint32_t open_before[MAX_TILES_X + 1]; /* open slots of the band's tiles */
   uint32_t n_mine, mine[S::OPEN_CAP]; /* open roots with first pixel here */
   /* The tile's start and pass words and, per row, the bits before each
@@ -81,6 +81,10 @@ struct BlobRecords {
   GpucclBlob *blobs;
   RecordsShared &s;
   unsigned long long *cells; /* the band's cells: counts, then offsets */
+  /* Open roots per cell, components | blobs << 16 (a cell's row of TILE_W
+   * pixels holds at most TILE_W / 2 of each): a 32-bit shared atomic where
+   * the cell's 64-bit word would take a compare-and-swap loop. */
+  uint32_t *open_counts;
   const int t;
   uint32_t tile = 0, band = 0, tx = 0, n_cells = 0;
   size_t cell0 = 0; /* the band's first cell in the frame */
@@ -88,19 +92,18 @@ struct BlobRecords {
   /* This block's tile; the band's closed counts, the tile's bitmaps. */
   __device__ void take_tile()
   {
-    if (t == 0) {
-      s.tile = atomicAdd(f.band_ticket, 1u);
+    if (t == 0)
       s.n_mine = 0;
-    }
-    __syncthreads();
-    tile = s.tile;
+    tile = blockIdx.x;
     band = tile / f.tiles_x;
     tx = tile % f.tiles_x;
     const int rows = min(S::H, f.image.height - (int)band * S::H);
     n_cells = (uint32_t)rows * f.tiles_x;
     cell0 = (size_t)band * S::H * f.tiles_x;
-    for (uint32_t i = t; i < n_cells; i += THREADS)
+    for (uint32_t i = t; i < n_cells; i += THREADS) {
       cells[i] = f.cell_count[cell0 + i];
+      open_counts[i] = 0;
+    }
     const int y = t / S::WORDS, k = t % S::WORDS;
     const size_t word =
         (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
@@ -143,8 +146,8 @@ struct BlobRecords {
         continue;
       const uint32_t x = o.key[p] % w, y = o.key[p] / w - band * S::H;
       const bool passes = f.filter.passes(o.area[p]);
-      atomicAdd(cells + y * f.tiles_x + x / S::W,
-                1ull | (unsigned long long)passes << 32);
+      atomicAdd(open_counts + y * f.tiles_x + x / S::W,
+                1u | (uint32_t)passes << 16);
       if (x / S::W != tx)
         continue;
       const uint32_t bit = 1u << (x & 31), k = x % S::W / 32;
@@ -162,7 +165,11 @@ struct BlobRecords {
     unsigned long long carry = 0;
     for (uint32_t c0 = 0; c0 < n_cells; c0 += THREADS) {
       const uint32_t i = c0 + t;
-      const unsigned long long v = i < n_cells ? cells[i] : 0;
+      unsigned long long v = 0;
+      if (i < n_cells) {
+        const uint32_t o = open_counts[i];
+        v = cells[i] + (o & 0xffffu) + ((unsigned long long)(o >> 16) << 32);
+      }
       unsigned long long before, total;
       CellScan(s.scan).ExclusiveSum(v, before, total);
       if (i < n_cells)
@@ -173,15 +180,16 @@ struct BlobRecords {
     return carry;
   }
 
-  /* The counts of the bands above, by the band's first tile, one warp:
-   * publish the band's counts, then add up the earlier bands' 32 at a time
-   * back to the nearest one that knows its prefix, and publish the band's
-   * prefix. */
-  __device__ unsigned long long look_back(unsigned long long counts) const
+  /* The counts of the bands above, one warp: add up the earlier bands' 32
+   * at a time back to the nearest one that knows its prefix. The band's
+   * first tile (`publish`) publishes the band's counts before and its
+   * prefix after. */
+  __device__ unsigned long long look_back(unsigned long long counts,
+                                          bool publish) const
   {
     volatile unsigned long long *status = f.band_status;
     const int lane = t & 31;
-    if (lane == 0 && band > 0)
+    if (publish && lane == 0 && band > 0)
       status[band] = BAND_AGGREGATE | to_status(counts);
     unsigned long long before = 0;
     for (int j0 = (int)band - 1; j0 >= 0; j0 -= 32) {
@@ -199,25 +207,19 @@ struct BlobRecords {
       if (known)
         break;
     }
-    if (lane == 0)
+    if (publish && lane == 0)
       status[band] = BAND_PREFIX | to_status(before + counts);
     return before;
   }
 
-  /* The counts of the bands above: the band's first tile looks back, its
-   * other tiles wait for the band's prefix. Then the tile's offsets. */
+  /* The counts of the bands above (each tile looks back itself: no wait
+   * for its band's first tile), then the tile's offsets. */
   __device__ void band_prefix(unsigned long long counts)
   {
-    if (tx == 0 && t < 32) {
-      const unsigned long long before = look_back(counts);
+    if (t < 32) {
+      const unsigned long long before = look_back(counts, tx == 0);
       if (t == 0)
         s.band_before = before;
-    } else if (tx != 0 && t == 0) {
-      volatile unsigned long long *status = f.band_status;
-      unsigned long long v;
-      while (!((v = status[band]) & BAND_PREFIX))
-        ;
-      s.band_before = from_status(v & COUNTS) - counts;
     }
     /* Bits before each word of a row, for the places below. */
     if (t < S::H) {
@@ -234,11 +236,13 @@ struct BlobRecords {
       const uint32_t c = t * f.tiles_x + tx;
       f.cell_before[cell0 + c] = s.band_before + cells[c];
     }
-    const int y = t / S::WORDS, k = t % S::WORDS;
-    const size_t word =
-        (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
-    f.out.start[word] = s.bits[0][y][k];
-    f.out.pass[word] = s.bits[1][y][k];
+    if (s.n_mine) { /* else the bitmaps are as tile labeling wrote them */
+      const int y = t / S::WORDS, k = t % S::WORDS;
+      const size_t word =
+          (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
+      f.out.start[word] = s.bits[0][y][k];
+      f.out.pass[word] = s.bits[1][y][k];
+    }
   }
 
   /* Components and blobs before the tile's pixel (lx, ly). */
@@ -252,20 +256,45 @@ struct BlobRecords {
             << 32);
   }
 
+  /* The first PRELOAD staged records of the thread, loaded before the
+   * tile waits for its band's prefix: their latency hides behind it. */
+  static constexpr int PRELOAD = 4;
+  uint4 pre[PRELOAD];
+  uint32_t n_closed = 0;
+
+  __device__ void preload_closed()
+  {
+    n_closed = f.out.n_closed[tile];
+    const uint4 *rec = f.out.closed.rec + (size_t)tile * S::CLOSED_CAP;
+#pragma unroll
+    for (int k = 0; k < PRELOAD; k++)
+      if (t + k * THREADS < n_closed)
+        pre[k] = rec[t + k * THREADS];
+  }
+
+  /* A staged closed piece, at its place. */
+  __device__ __forceinline__ void write_closed(const uint4 &q) const
+  {
+    const uint32_t gx0 = tx * S::W, gy0 = band * S::H;
+    const uint32_t px = q.x & 0xffffu, area = q.x >> 16;
+    const uint32_t ly = px / S::W, lx = px % S::W;
+    write_blob(blobs, before(lx, ly), gy0 + ly, area,
+               q.y + (unsigned long long)area * gx0,
+               q.z + (unsigned long long)area * gy0, gx0 + (q.w & 0xff),
+               gx0 + ((q.w >> 8) & 0xff), gy0 + (q.w >> 16));
+  }
+
   /* The tile's staged closed pieces and its open roots, each at its place. */
   __device__ void write_records()
   {
     const uint32_t gx0 = tx * S::W, gy0 = band * S::H;
-    const uint32_t n_closed = f.out.n_closed[tile];
-    for (uint32_t i = t; i < n_closed; i += THREADS) {
-      const uint4 q = f.out.closed.rec[(size_t)tile * S::CLOSED_CAP + i];
-      const uint32_t px = q.x & 0xffffu, area = q.x >> 16;
-      const uint32_t ly = px / S::W, lx = px % S::W;
-      write_blob(blobs, before(lx, ly), gy0 + ly, area,
-                 q.y + (unsigned long long)area * gx0,
-                 q.z + (unsigned long long)area * gy0, gx0 + (q.w & 0xff),
-                 gx0 + ((q.w >> 8) & 0xff), gy0 + (q.w >> 16));
-    }
+#pragma unroll
+    for (int k = 0; k < PRELOAD; k++)
+      if (t + k * THREADS < n_closed)
+        write_closed(pre[k]);
+    const uint4 *rec = f.out.closed.rec + (size_t)tile * S::CLOSED_CAP;
+    for (uint32_t i = t + PRELOAD * THREADS; i < n_closed; i += THREADS)
+      write_closed(rec[i]);
     const OpenPieces &o = f.out.open;
     const uint32_t w = (uint32_t)f.image.width;
     for (uint32_t i = t; i < s.n_mine; i += THREADS) {
@@ -286,8 +315,11 @@ __global__ void __launch_bounds__(THREADS)
   extern __shared__ unsigned long long cells[];
   wait_for_previous();
   allow_next();
-  BlobRecords r{f, blobs, s, cells, (int)threadIdx.x};
+  BlobRecords r{f, blobs, s, cells,
+                reinterpret_cast<uint32_t *>(cells + S::H * f.tiles_x),
+                (int)threadIdx.x};
   r.take_tile();
+  r.preload_closed();
   r.add_open_roots();
   const unsigned long long counts = r.scan_cells();
   r.band_prefix(counts);
@@ -305,7 +337,8 @@ __global__ void __launch_bounds__(THREADS)
 cudaError_t launch_blob_records(const Frame &f, GpucclBlob *blobs,
                                 cudaStream_t stream)
 {
-  const size_t cells = (size_t)S::H * f.tiles_x * sizeof(unsigned long long);
+  const size_t cells = (size_t)S::H * f.tiles_x *
+                       (sizeof(unsigned long long) + sizeof(uint32_t));
   return launch_dependent(blob_records_kernel, f.tiles_x * f.tiles_y, THREADS,
                           cells, stream, f, blobs);
 }

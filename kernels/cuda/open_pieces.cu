@@ -62,8 +62,6 @@ __global__ void __launch_bounds__(OPEN_THREADS) open_merging_kernel(Frame f)
   /* The next kernel's look-back starts from nothing. */
   if (threadIdx.x == 0 && t < (uint32_t)f.tiles_y)
     f.band_status[t] = 0;
-  if (threadIdx.x == 0 && t == 0)
-    *f.band_ticket = 0;
   const uint32_t lane = threadIdx.x & 31;
   /* Whole warps go round together (the warp sums need them all). */
   for (uint32_t i0 = threadIdx.x - lane; i0 < n; i0 += OPEN_THREADS) {

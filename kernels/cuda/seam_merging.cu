@@ -51,6 +51,23 @@ __device__ __forceinline__ void merge_across(uint32_t *P, bool conn8,
     join(P, near, far_next);
 }
 
+/* One side of a seam: the slots a tile labeling wrote along it. A tile
+ * without open pieces wrote none, and each of its pixels reads as NONE;
+ * so does any position outside the seam. */
+struct SeamSide {
+  const uint32_t *slot, *n_open;
+  uint32_t len;         /* positions along the seam */
+  uint32_t tile0, step; /* tile of position 0; tiles further per tile */
+  uint32_t per_tile;    /* positions per tile */
+
+  __device__ __forceinline__ uint32_t operator()(uint32_t at) const
+  {
+    if (at >= len || !n_open[tile0 + at / per_tile * step])
+      return NONE;
+    return slot[at];
+  }
+};
+
 /* One thread per pixel of a seam side: vertical seams first (tile column
  * k - 1's right column against tile column k's left one, the whole image
  * height), then horizontal ones. */
@@ -60,20 +77,34 @@ __global__ void seam_merging_kernel(Frame f)
   allow_next();
   const Seams &sm = f.out.seams;
   uint32_t *P = f.out.open.parent;
+  const uint32_t *n_open = f.out.n_open, tiles_x = f.tiles_x;
   /* Under 2^31 seam pixels at GPUCCL_MAX_SIDE: 32-bit indexing. */
-  const uint32_t vertical = (uint32_t)(f.tiles_x - 1) * sm.col_len;
+  const uint32_t vertical = (tiles_x - 1) * sm.col_len;
   const uint32_t all = vertical + (uint32_t)(f.tiles_y - 1) * sm.row_len;
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < all;
        i += gridDim.x * blockDim.x) {
-    const bool v = i < vertical;
-    const uint32_t j = v ? i : i - vertical;
-    const uint32_t len = v ? sm.col_len : sm.row_len;
-    const uint32_t k = j / len + 1, at = j % len;
-    const uint32_t *near = (v ? sm.right : sm.bottom) + (size_t)(k - 1) * len;
-    const uint32_t *far = (v ? sm.left : sm.top) + (size_t)k * len;
-    merge_across(P, f.conn8, near[at], at ? near[at - 1] : NONE,
-                 at ? far[at - 1] : NONE, far[at],
-                 at + 1 < len ? far[at + 1] : NONE);
+    SeamSide near, far;
+    uint32_t at;
+    if (i < vertical) {
+      const uint32_t k = i / sm.col_len + 1, len = sm.col_len;
+      at = i % len;
+      near = {sm.right + (size_t)(k - 1) * len, n_open, len, k - 1, tiles_x,
+              LibraryShape::H};
+      far = {sm.left + (size_t)k * len, n_open, len, k, tiles_x,
+             LibraryShape::H};
+    } else {
+      const uint32_t j = i - vertical, len = sm.row_len;
+      const uint32_t k = j / len + 1;
+      at = j % len;
+      near = {sm.bottom + (size_t)(k - 1) * len, n_open, len,
+              (k - 1) * tiles_x, 1, LibraryShape::W};
+      far = {sm.top + (size_t)k * len, n_open, len, k * tiles_x, 1,
+             LibraryShape::W};
+    }
+    const uint32_t here = near(at);
+    if (here != NONE)
+      merge_across(P, f.conn8, here, near(at - 1), far(at - 1), far(at),
+                   far(at + 1));
   }
 }
 

@@ -134,11 +134,9 @@ struct Frame {
   unsigned long long *cell_count, *cell_before;
   uint32_t *header; /* {components, blobs, threshold} */
   /* Bands (tile rows) number their components in raster order by a
-   * decoupled look-back (blob_records.cu): each band's status word, and
-   * the ticket that hands the tiles out in raster order. Cleared by open
-   * merging for the next kernel. */
+   * decoupled look-back (blob_records.cu): each band's status word.
+   * Cleared by open merging for the next kernel. */
   unsigned long long *band_status;
-  uint32_t *band_ticket;
 };
 
 /* Cells of a frame: one per image row and tile column. */

@@ -187,8 +187,8 @@ struct TileLabeling {
     return run_at(s.base[yy][k], starts, x & 31);
   }
 
-  /* 1. */
-  __device__ uint32_t binarise()
+  /* 1. Whether the tile has any foreground comes back with the barrier. */
+  __device__ uint32_t binarise(bool &any)
   {
     const uint32_t B =
         load_word<FMT>(f.image, (unsigned)threshold_of(f.image),
@@ -200,7 +200,7 @@ struct TileLabeling {
     }
     if (t == 0)
       s.n_closed = 0;
-    __syncthreads();
+    any = __syncthreads_or(B != 0u);
     return B;
   }
 
@@ -482,11 +482,19 @@ struct TileLabeling {
     return open_slot(s.P[run_of(yy, x)]);
   }
 
-  /* 9. */
+  /* 9. Seam pixels only where the tile has open pieces: seam merging reads
+   * no other tile's. */
   __device__ void write_outputs()
   {
-    const TileOutputs &out = f.out;
-    const Seams &sm = out.seams;
+    const uint32_t n_open = (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
+    if (n_open)
+      write_seams();
+    write_cells(s.win.start[wy][ww], s.win.pass[wy][ww], n_open, s.n_closed);
+  }
+
+  __device__ void write_seams()
+  {
+    const Seams &sm = f.out.seams;
     const int tx = blockIdx.x, ty = blockIdx.y;
     for (int x = t; x < TW; x += NT) {
       if (seam_top)
@@ -500,12 +508,19 @@ struct TileLabeling {
       if (seam_right)
         sm.right[(size_t)tx * sm.col_len + gy0 + yy] = seam_slot(yy, TW - 1);
     }
+  }
+
+  /* The thread's bitmap words; its cell's closed components, packed as in
+   * Frame::cell_before (open roots add theirs later, the scan turns counts
+   * into offsets); the tile's counts. */
+  __device__ void write_cells(uint32_t start, uint32_t pass, uint32_t n_open,
+                              uint32_t n_closed)
+  {
+    const TileOutputs &out = f.out;
+    const int tx = blockIdx.x;
     const size_t word = (size_t)(gy0 + wy) * out.start_words + tx * WORDS + ww;
-    const uint32_t start = s.win.start[wy][ww], pass = s.win.pass[wy][ww];
     out.start[word] = start;
     out.pass[word] = pass;
-    /* The cell's closed components, packed as in Frame::cell_before; open
-     * roots add theirs later, the scan turns counts into offsets. */
     uint32_t all = __popc(start), passed = __popc(pass);
     for (int d = 1; d < WORDS; d <<= 1) {
       all += __shfl_down_sync(FULL, all, d, WORDS);
@@ -515,8 +530,24 @@ struct TileLabeling {
       f.cell_count[(size_t)(gy0 + wy) * gridDim.x + tx] =
           all | (unsigned long long)passed << 32;
     if (t == 0) {
-      out.n_open[tile_id] = (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
-      out.n_closed[tile_id] = s.n_closed;
+      out.n_open[tile_id] = n_open;
+      out.n_closed[tile_id] = n_closed;
+    }
+  }
+
+  /* A tile without foreground (sparse scenes are mostly such tiles): its
+   * counts and zero bitmaps, or its zero labels; no run to label. */
+  __device__ void write_empty(uint32_t *labels)
+  {
+    if (!labels) {
+      write_cells(0u, 0u, 0u, 0u);
+      return;
+    }
+    const Image &im = f.image;
+    for (int i = t; i < TW * TH; i += NT) {
+      const int y = i / TW, x = i % TW;
+      if (gy0 + y < im.height && gx0 + x < im.width)
+        labels[(size_t)(gy0 + y) * im.width + gx0 + x] = 0u;
     }
   }
 
@@ -551,11 +582,15 @@ struct TileLabeling {
     }
   }
 
-  /* Steps 1 to 7: the tile's forest, flat, with its flags and ranks. */
-  __device__ void label_runs()
+  /* Steps 1 to 7: the tile's forest, flat, with its flags and ranks;
+   * false for a tile without foreground (nothing after step 1 ran). */
+  __device__ bool label_runs()
   {
-    const uint32_t B = binarise();
+    bool any;
+    const uint32_t B = binarise(any);
     Marks::at(1);
+    if (!any)
+      return false;
     const RowWords w = number_runs(B);
     Marks::at(2);
     link(w);
@@ -567,6 +602,7 @@ struct TileLabeling {
     find_roots();
     rank_roots();
     Marks::at(6);
+    return true;
   }
 };
 
@@ -583,7 +619,10 @@ __global__ void __launch_bounds__(S::THREADS)
   wait_for_previous();
   allow_next();
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
-  agent.label_runs();
+  if (!agent.label_runs()) {
+    agent.write_empty(LABELS ? labels : nullptr);
+    return;
+  }
   if (LABELS) {
     agent.label_image(labels);
     return;

@@ -77,15 +77,13 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
       (e = take(b, &f.cell_before, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.header, 3, alloc)) ||
       (e = take(b, &f.band_status, (size_t)f.tiles_y, alloc)) ||
-      (e = take(b, &f.band_ticket, 1, alloc)) ||
       (e = take(b, &b.blobs, max_components(width, height), alloc)))
     return e;
   f.image.width = width;
   f.image.height = height;
   /* Once: each frame leaves them as it found them. */
   if ((e = cudaMemset(f.band_status, 0,
-                      f.tiles_y * sizeof *f.band_status)) ||
-      (e = cudaMemset(f.band_ticket, 0, sizeof *f.band_ticket)))
+                      f.tiles_y * sizeof *f.band_status)))
     return e;
   return cudaStreamSynchronize(0); /* before any kernel of any stream */
 }
@@ -99,7 +97,7 @@ void buffers_free(Buffers &b, DeviceFree release)
                o.seams.right, o.start,     o.pass,          o.n_open,
                o.n_closed,    b.frame.cell_count, b.frame.cell_before,
                b.frame.header, b.frame.band_status,
-               b.frame.band_ticket, b.blobs};
+               b.blobs};
   for (void *q : p)
     release(q);
   memset(&b, 0, sizeof b);
