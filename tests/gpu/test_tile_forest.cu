@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The forest of tile labeling (kernels/cuda/tile_labeling.cuh) after its
+// steps 1 to 7 (binarise, number the runs, link first top neighbours,
+// flatten, merge the extras, find and rank the roots), read out of shared
+// memory, against OpenCV's labeling of each tile alone (tests/common/
+// oracle.h):
+//  - the runs are the tile's maximal horizontal segments, numbered in
+//    raster order (row, first and last column);
+//  - every run points straight at its root, and two runs share a root iff
+//    OpenCV puts them in one component of the tile;
+//  - the root is the component's smallest run (its first pixel);
+//  - a run is marked paired iff it touches another run of the tile.
+// Exit 77 without a usable CUDA device.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cuda/tile_labeling.cuh"
+#include "cuda/tiled_frame.h"
+#include "gpuccl.h"
+#include "oracle.h"
+
+typedef tile::LibraryShape S;
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                      \
+  do {                                                                         \
+    checks++;                                                                  \
+    if (!(cond)) {                                                             \
+      if (failures++ < 20) {                                                   \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
+        fprintf(stderr, __VA_ARGS__);                                          \
+        fputc('\n', stderr);                                                   \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
+              cudaGetErrorString(e_));                                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+// What the test reads of one tile's shared memory: the run count, each
+// run's record (row << 8 | first column, PAIRED 0x8000; last column << 16)
+// and its parent.
+struct TileForest {
+  uint32_t *n_runs, *run, *parent;
+};
+
+template <bool CONN8>
+__global__ void __launch_bounds__(S::THREADS)
+    forest_kernel(tile::Frame f, TileForest out)
+{
+  typedef tile::TileLabeling<S, GPUCCL_PIXEL_U8, CONN8, tile::LIBRARY_FCAP>
+      Agent;
+  extern __shared__ uint4 smem_raw[];
+  Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
+  const uint32_t t = blockIdx.y * gridDim.x + blockIdx.x;
+  const bool any = agent.label_runs();
+  const uint32_t n = any ? agent.n_runs : 0;
+  for (uint32_t r = threadIdx.x; r < n; r += S::THREADS) {
+    out.run[t * S::MAX_RUNS + r] =
+        agent.s.run_ya[r] | (uint32_t)agent.s.run_b[r] << 16;
+    out.parent[t * S::MAX_RUNS + r] = agent.s.P[r];
+  }
+  if (threadIdx.x == 0)
+    out.n_runs[t] = n;
+}
+
+template <typename T> static std::vector<T> down(const T *d, size_t n)
+{
+  std::vector<T> h(n);
+  if (n)
+    CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+static cudaError_t dalloc(void **p, size_t n) { return cudaMalloc(p, n ? n : 1); }
+static void dfree(void *p) { cudaFree(p); }
+
+struct Run {
+  uint32_t y, a, b;
+};
+
+// One tile's runs as the GPU numbered them, against the crop's.
+static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
+                       int tx, int ty, const uint32_t *run, const uint32_t *parent,
+                       uint32_t n)
+{
+  const int ox = tx * S::W, oy = ty * S::H;
+  const int cw = std::min(S::W, w - ox), ch = std::min(S::H, h - oy);
+  std::vector<Run> want;
+  for (int y = 0; y < ch; y++)
+    for (int x = 0; x < cw; x++) {
+      const uint8_t *row = img.data() + (size_t)(oy + y) * w + ox;
+      if (row[x] > 127 && (x == 0 || row[x - 1] <= 127)) {
+        int b = x;
+        while (b + 1 < cw && row[b + 1] > 127)
+          b++;
+        want.push_back(Run{(uint32_t)y, (uint32_t)x, (uint32_t)b});
+      }
+    }
+  EXPECT(n == want.size(), "%dx%d c%d tile %d,%d: %u runs, want %zu", w, h, conn, tx, ty,
+         n, want.size());
+  if (n != want.size())
+    return;
+  // OpenCV's components of the tile alone.
+  std::vector<uint8_t> crop((size_t)cw * ch);
+  for (int y = 0; y < ch; y++)
+    for (int x = 0; x < cw; x++)
+      crop[(size_t)y * cw + x] = img[(size_t)(oy + y) * w + ox + x] > 127 ? 255 : 0;
+  std::vector<uint32_t> labels(crop.size());
+  std::vector<OracleStats> stats(crop.size() / 2 + 2);
+  if (oracle_opencv(crop.data(), cw, ch, cw, conn, labels.data(), stats.data(),
+                    stats.size()) < 0) {
+    fprintf(stderr, "OpenCV failed\n");
+    exit(1);
+  }
+  std::vector<uint32_t> smallest(crop.size() / 2 + 2, UINT32_MAX);
+  for (uint32_t r = 0; r < n; r++) {
+    const uint32_t l = labels[(size_t)want[r].y * cw + want[r].a];
+    smallest[l] = std::min(smallest[l], r);
+  }
+  std::vector<uint32_t> runs_of(smallest.size(), 0);
+  for (uint32_t r = 0; r < n; r++)
+    runs_of[labels[(size_t)want[r].y * cw + want[r].a]]++;
+  for (uint32_t r = 0; r < n; r++) {
+    const Run &q = want[r];
+    const uint32_t got_y = run[r] >> 8 & 0x7f, got_a = run[r] & 0xff, got_b = run[r] >> 16;
+    EXPECT(got_y == q.y && got_a == q.a && got_b == q.b,
+           "%dx%d c%d tile %d,%d run %u: row %u columns %u-%u, want %u %u-%u", w, h, conn,
+           tx, ty, r, got_y, got_a, got_b, q.y, q.a, q.b);
+    const uint32_t l = labels[(size_t)q.y * cw + q.a];
+    EXPECT(parent[r] == smallest[l],
+           "%dx%d c%d tile %d,%d run %u: parent %u, want the component's first run %u", w,
+           h, conn, tx, ty, r, parent[r], smallest[l]);
+    EXPECT(((run[r] & 0x8000) != 0) == (runs_of[l] > 1),
+           "%dx%d c%d tile %d,%d run %u: paired %d, its component has %u runs", w, h, conn,
+           tx, ty, r, (run[r] & 0x8000) != 0, runs_of[l]);
+  }
+}
+
+static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
+{
+  tile::Buffers b{};
+  CK(tile::buffers_alloc(b, w, h, dalloc));
+  uint8_t *d_img;
+  CK(cudaMalloc(&d_img, img.size()));
+  CK(cudaMemcpy(d_img, img.data(), img.size(), cudaMemcpyHostToDevice));
+  tile::Frame f = b.frame;
+  f.image.data = d_img;
+  f.image.stride = w;
+  f.image.format = GPUCCL_PIXEL_U8;
+  f.image.threshold = 127;
+  f.conn8 = conn == 8;
+  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
+  TileForest out;
+  CK(cudaMalloc(&out.n_runs, tiles * sizeof(uint32_t)));
+  CK(cudaMalloc(&out.run, tiles * S::MAX_RUNS * sizeof(uint32_t)));
+  CK(cudaMalloc(&out.parent, tiles * S::MAX_RUNS * sizeof(uint32_t)));
+  const size_t smem = sizeof(tile::TileShared<S, tile::LIBRARY_FCAP>);
+  const dim3 grid(f.tiles_x, f.tiles_y);
+  if (conn == 8)
+    forest_kernel<true><<<grid, S::THREADS, smem>>>(f, out);
+  else
+    forest_kernel<false><<<grid, S::THREADS, smem>>>(f, out);
+  CK(cudaGetLastError());
+  auto n_runs = down(out.n_runs, tiles);
+  auto run = down(out.run, tiles * S::MAX_RUNS);
+  auto parent = down(out.parent, tiles * S::MAX_RUNS);
+  for (int ty = 0; ty < f.tiles_y; ty++)
+    for (int tx = 0; tx < f.tiles_x; tx++) {
+      const size_t t = (size_t)ty * f.tiles_x + tx;
+      check_tile(img, w, h, conn, tx, ty, run.data() + t * S::MAX_RUNS,
+                 parent.data() + t * S::MAX_RUNS, n_runs[t]);
+    }
+  cudaFree(out.n_runs);
+  cudaFree(out.run);
+  cudaFree(out.parent);
+  cudaFree(d_img);
+  tile::buffers_free(b, dfree);
+}
+
+static std::vector<uint8_t> random_image(int w, int h, double d, int g, uint32_t seed)
+{
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution bit(d);
+  const int gw = (w + g - 1) / g;
+  std::vector<uint8_t> cells((size_t)gw * ((h + g - 1) / g)), img((size_t)w * h);
+  for (auto &c : cells)
+    c = bit(rng) ? 255 : 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      img[(size_t)y * w + x] = cells[(size_t)(y / g) * gw + x / g];
+  return img;
+}
+
+int main()
+{
+  if (!gpuccl_cuda_available(0, nullptr)) {
+    printf("no usable CUDA device: skipped\n");
+    return 77;
+  }
+  const int sizes[][2] = {{1, 1}, {37, 5}, {256, 32}, {513, 70}, {1000, 333}};
+  uint32_t seed = 7;
+  for (auto &sz : sizes)
+    for (int conn : {4, 8}) {
+      for (double d : {0.0, 0.1, 0.3, 0.5, 0.6, 0.8, 1.0})
+        for (int g : {1, 2, 9})
+          run_image(random_image(sz[0], sz[1], d, g, seed++), sz[0], sz[1], conn);
+      std::vector<uint8_t> board((size_t)sz[0] * sz[1]), spiral((size_t)sz[0] * sz[1], 0);
+      for (int y = 0; y < sz[1]; y++)
+        for (int x = 0; x < sz[0]; x++) {
+          board[(size_t)y * sz[0] + x] = (x + y) % 2 ? 255 : 0;
+          // Stairs: every run touches the next row's only diagonally.
+          spiral[(size_t)y * sz[0] + x] = (x / 2 + y) % 4 == 0 ? 255 : 0;
+        }
+      run_image(board, sz[0], sz[1], conn);
+      run_image(spiral, sz[0], sz[1], conn);
+    }
+  printf("tile forest: %d checks, %d failed\n", checks, failures);
+  return failures ? 1 : 0;
+}
