@@ -519,10 +519,15 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
     status = check_overlay(image, params, overlay->frame, &overlay->params,
                            error);
   const bool fused = overlay && ctx->ops->process_draw;
+  const bool learns = status == GPUCCL_OK && params->background;
+  if (learns)
+    status = gpuccl_background_prepare(ctx, image, params, error);
   if (status == GPUCCL_OK)
     status = fused ? ctx->ops->process_draw(ctx, image, params, overlay,
                                             &ctx->last, error)
                    : ctx->ops->process(ctx, image, params, &ctx->last, error);
+  if (learns)
+    gpuccl_background_done(params->background, status == GPUCCL_OK);
   if (status == GPUCCL_OK && overlay && !fused)
     status = ctx->ops->draw(ctx, overlay->frame, &overlay->params, error);
   if (status != GPUCCL_OK) {

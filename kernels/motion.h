@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Binarisation by motion (gpuccl.h, "Background models"): the arithmetic
+ * of one pixel against its background model, shared by every backend so
+ * they all give the same bits and the same model (plain C; host and device
+ * under nvcc, as otsu.h).
+ *
+ * The model holds B in fixed point, `shift` fraction bits: 8 for 8-bit
+ * samples (uint16_t: 255.996 fits 16 bits), 16 for U16 samples (uint32_t).
+ * Integers only, so no compiler or device can round differently. */
+#ifndef GPUCCL_MOTION_H
+#define GPUCCL_MOTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifndef GPUCCL_HOST_DEVICE
+#ifdef __CUDACC__
+#define GPUCCL_HOST_DEVICE __host__ __device__
+#else
+#define GPUCCL_HOST_DEVICE
+#endif
+#endif
+
+/* A learning rate of 1 in Q16: the sample replaces the model. */
+#define GPUCCL_MOTION_RATE_ONE 65536u
+
+/* What one frame does with its model, worked out by the front
+ * (background.c) before a backend runs. */
+typedef struct {
+  /* width * height values, row after row (stride = width): uint16_t for
+   * 8-bit samples, uint32_t for U16; memory of the context's backend.
+   * NULL: no model, the samples are thresholded. */
+  void *model;
+  uint32_t rate;  /* Q16, 0..GPUCCL_MOTION_RATE_ONE */
+  bool selective; /* learn only where D <= threshold */
+  bool emit;      /* false in warm-up: no foreground */
+} GpucclMotion;
+
+/* Fraction bits of the model of samples of `wide` (U16) or 8-bit. */
+GPUCCL_HOST_DEVICE static inline unsigned gpuccl_motion_shift(bool wide)
+{
+  return wide ? 16u : 8u;
+}
+
+/* D = |s - round(B)|, in the samples' units. */
+GPUCCL_HOST_DEVICE static inline unsigned gpuccl_motion_diff(unsigned s,
+                                                             uint32_t b,
+                                                             unsigned shift)
+{
+  const unsigned level = (unsigned)((b + (1u << (shift - 1))) >> shift);
+  return s > level ? s - level : level - s;
+}
+
+/* B + rate * (s - B), the step rounded half up (an arithmetic shift of a
+ * signed 64-bit product: |d| < 2^32 and rate <= 2^16). The result lies
+ * between B and s << shift, so it never leaves the model's type. */
+GPUCCL_HOST_DEVICE static inline uint32_t gpuccl_motion_learn(unsigned s,
+                                                              uint32_t b,
+                                                              uint32_t rate,
+                                                              unsigned shift)
+{
+  const int64_t d = (int64_t)((uint64_t)s << shift) - (int64_t)b;
+  return (uint32_t)((int64_t)b + ((d * (int64_t)rate + 32768) >> 16));
+}
+
+/* One pixel: its foreground bit, and *b learned. */
+GPUCCL_HOST_DEVICE static inline bool
+gpuccl_motion_pixel(unsigned s, uint32_t *b, const GpucclMotion *m,
+                    unsigned threshold, bool invert, unsigned shift)
+{
+  const unsigned d = gpuccl_motion_diff(s, *b, shift);
+  if (!m->selective || d <= threshold)
+    *b = gpuccl_motion_learn(s, *b, m->rate, shift);
+  return m->emit && ((d > threshold) != invert);
+}
+
+#endif /* GPUCCL_MOTION_H */
