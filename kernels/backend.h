@@ -72,8 +72,8 @@ struct GpucclBackground {
 
 /* Before a backend labels with params->background: checks it against the
  * context and the image, resets and sizes its model as needed, and fills
- * its step. After the backend: gpuccl_background_done (a failed frame may
- * have learned part of the image: the model resets). */
+ * its step. After every call with a model: gpuccl_background_done (a
+ * failed call may have learned part of the image: the model resets). */
 GpucclStatus gpuccl_background_prepare(GpucclContext *ctx,
                                        const GpucclImage *image,
                                        const GpucclParams *params,

@@ -169,6 +169,7 @@ GpucclStatus gpuccl_background_prepare(GpucclContext *ctx,
   bg->step.selective = !warm && bg->params.selective &&
                        bg->params.mode == GPUCCL_BACKGROUND_AVERAGE;
   bg->step.emit = !warm;
+  bg->step.fresh = k == 0;
   return GPUCCL_OK;
 }
 

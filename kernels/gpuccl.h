@@ -447,7 +447,8 @@ GPUCCL_API GpucclStatus gpuccl_draw_ids(GpucclContext *ctx,
  * Frame k after a reset (k = 0, 1, ...) with k < max(1, warmup_frames) is
  * warm-up: it is learned with rate max(learning_rate, 1 / (k + 1)) (the
  * first frame is copied, then the mean of the warm-up frames builds up),
- * everywhere (not selective), and has no foreground (no blobs). The model
+ * everywhere (not selective), and has no foreground (no blobs). In frame
+ * 0 the model holds nothing yet: D is 0 there (Otsu's threshold too). The model
  * resets on its own when the image's size, pixel format or channel
  * changes, and after a failed call.
  *

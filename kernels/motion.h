@@ -34,6 +34,9 @@ typedef struct {
   uint32_t rate;  /* Q16, 0..GPUCCL_MOTION_RATE_ONE */
   bool selective; /* learn only where D <= threshold */
   bool emit;      /* false in warm-up: no foreground */
+  /* The first frame after a reset: the model holds nothing (another size
+   * or format's values, or none), so D is 0 and the frame is copied. */
+  bool fresh;
 } GpucclMotion;
 
 /* Fraction bits of the model of samples of `wide` (U16) or 8-bit. */
@@ -63,12 +66,20 @@ GPUCCL_HOST_DEVICE static inline uint32_t gpuccl_motion_learn(unsigned s,
   return (uint32_t)((int64_t)b + ((d * (int64_t)rate + 32768) >> 16));
 }
 
+/* D of a pixel in a frame of m: 0 in a fresh model's first frame. */
+GPUCCL_HOST_DEVICE static inline unsigned
+gpuccl_motion_frame_diff(unsigned s, uint32_t b, const GpucclMotion *m,
+                         unsigned shift)
+{
+  return m->fresh ? 0u : gpuccl_motion_diff(s, b, shift);
+}
+
 /* One pixel: its foreground bit, and *b learned. */
 GPUCCL_HOST_DEVICE static inline bool
 gpuccl_motion_pixel(unsigned s, uint32_t *b, const GpucclMotion *m,
                     unsigned threshold, bool invert, unsigned shift)
 {
-  const unsigned d = gpuccl_motion_diff(s, *b, shift);
+  const unsigned d = gpuccl_motion_frame_diff(s, *b, m, shift);
   if (!m->selective || d <= threshold)
     *b = gpuccl_motion_learn(s, *b, m->rate, shift);
   return m->emit && ((d > threshold) != invert);

@@ -47,7 +47,9 @@ void gpuccl_cpu_motion_histogram(const GpucclImage *image, const Binarizer *b,
       const size_t i = (size_t)y * width + x;
       const uint32_t v = wide ? ((const uint32_t *)b->motion->model)[i]
                               : ((const uint16_t *)b->motion->model)[i];
-      const unsigned d = gpuccl_motion_diff(sample_at(row, (int)x, b), v, shift);
+      const unsigned d =
+          gpuccl_motion_frame_diff(sample_at(row, (int)x, b), v, b->motion,
+                                   shift);
       hist[wide ? d >> 8 : d]++; /* U16: the high byte, as gpuccl.h says */
     }
   }

@@ -21,10 +21,12 @@ __global__ void __launch_bounds__(256) otsu_histogram(Ha4Frame f, uint32_t *hist
     unsigned v = ha4_sample<FMT>(f, x, y);
     if (f.motion.model) /* the difference from the model, not learned */
       v = FMT == GPUCCL_PIXEL_U16
-              ? gpuccl_motion_diff(
-                    v, static_cast<const uint32_t *>(f.motion.model)[i], 16)
-              : gpuccl_motion_diff(
-                    v, static_cast<const uint16_t *>(f.motion.model)[i], 8);
+              ? gpuccl_motion_frame_diff(
+                    v, static_cast<const uint32_t *>(f.motion.model)[i],
+                    &f.motion, 16)
+              : gpuccl_motion_frame_diff(
+                    v, static_cast<const uint16_t *>(f.motion.model)[i],
+                    &f.motion, 8);
     if (FMT == GPUCCL_PIXEL_U16)
       v >>= 8;
     atomicAdd(s_hist + v, 1u);

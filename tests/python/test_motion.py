@@ -59,7 +59,7 @@ class Model:
             self.b = numpy.zeros(s.shape, numpy.int64)
         warm = self.k < self.warmup
         rate = max(self.rate, 65536 // (self.k + 1)) if warm else self.rate
-        d = self.diff(s)
+        d = self.diff(s) if self.k else numpy.zeros(s.shape, numpy.int64)
         if otsu:
             t = otsu_threshold(numpy.bincount((d >> 8 if self.shift == 16 else d).ravel(),
                                               minlength=256))
