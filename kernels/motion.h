@@ -54,16 +54,29 @@ GPUCCL_HOST_DEVICE static inline unsigned gpuccl_motion_diff(unsigned s,
   return s > level ? s - level : level - s;
 }
 
-/* B + rate * (s - B), the step rounded half up (an arithmetic shift of a
- * signed 64-bit product: |d| < 2^32 and rate <= 2^16). The result lies
- * between B and s << shift, so it never leaves the model's type. */
+/* B + rate * (s - B): the step (d * rate + 32768) >> 16 of the signed
+ * fixed-point difference d, an arithmetic shift (rounded half up), which
+ * is what gpuccl.h defines. Computed on |d| so that 8-bit samples need no
+ * 64-bit product (|d| < 2^16 and rate < 2^16: the product and its
+ * rounding fit 32 bits): for d < 0 the step is -((|d| * rate + 32767) >>
+ * 16), the same floor. Rate 1 copies the sample. The result lies between B
+ * and s << shift, so it never leaves the model's type. */
 GPUCCL_HOST_DEVICE static inline uint32_t gpuccl_motion_learn(unsigned s,
                                                               uint32_t b,
                                                               uint32_t rate,
                                                               unsigned shift)
 {
-  const int64_t d = (int64_t)((uint64_t)s << shift) - (int64_t)b;
-  return (uint32_t)((int64_t)b + ((d * (int64_t)rate + 32768) >> 16));
+  if (rate >= GPUCCL_MOTION_RATE_ONE)
+    return (uint32_t)s << shift;
+  if (shift == 8) {
+    const uint32_t target = (uint32_t)s << 8;
+    return target >= b ? b + (((target - b) * rate + 32768u) >> 16)
+                       : b - (((b - target) * rate + 32767u) >> 16);
+  }
+  const uint64_t target = (uint64_t)s << shift;
+  return target >= b
+             ? b + (uint32_t)(((target - b) * rate + 32768u) >> 16)
+             : b - (uint32_t)(((b - target) * rate + 32767u) >> 16);
 }
 
 /* D of a pixel in a frame of m: 0 in a fresh model's first frame. */

@@ -13,10 +13,15 @@
  *   otsu        Otsu's threshold on the difference, while objects move;
  *   warmup      no blobs in warm-up, frames counted, resets (size,
  *               format, mode, explicit, failed call), process_draw;
- *   bad-args    every bad input a clear status, never a crash.
+ *   bad-args    every bad input a clear status, never a crash;
+ *   arithmetic  kernels/motion.h's learning step (32-bit for 8-bit
+ *               samples) equal to gpuccl.h's 64-bit definition for every
+ *               8-bit sample and model value at several rates, and on a
+ *               sweep of 16-bit ones.
  * The model's arithmetic itself is checked against NumPy
  * (test_motion_numpy.py) and CUDA against this backend (tests/gpu). */
 #include "gpuccl.h"
+#include "motion.h" /* kernels/: the backends' arithmetic */
 #include "motion_scene.h"
 
 #include <math.h>
@@ -422,6 +427,33 @@ static void case_bad_args(void)
   gpuccl_context_free(other);
 }
 
+/* gpuccl.h's definition of a step, in 64 bits. */
+static uint32_t learn_defined(unsigned s, uint32_t b, uint32_t rate,
+                              unsigned shift)
+{
+  const int64_t d = (int64_t)((uint64_t)s << shift) - (int64_t)b;
+  return (uint32_t)((int64_t)b + ((d * (int64_t)rate + 32768) >> 16));
+}
+
+static void case_arithmetic(void)
+{
+  static const uint32_t rates[] = {0,     1,     2,     66,    655,  3277,
+                                   32767, 32768, 32769, 65535, 65536};
+  long mismatches = 0;
+  for (size_t k = 0; k < sizeof rates / sizeof *rates; k++) {
+    for (unsigned s = 0; s < 256; s++)
+      for (uint32_t b = 0; b <= 0xff00; b++)
+        mismatches += gpuccl_motion_learn(s, b, rates[k], 8) !=
+                      learn_defined(s, b, rates[k], 8);
+    for (uint32_t s = 0; s < 65536; s += 257)
+      for (uint64_t b = 0; b <= 0xffff0000u; b += 65521u * 3)
+        mismatches += gpuccl_motion_learn(s, (uint32_t)b, rates[k], 16) !=
+                      learn_defined(s, (uint32_t)b, rates[k], 16);
+  }
+  EXPECT(mismatches == 0, "arithmetic: %ld steps differ from gpuccl.h's",
+         mismatches);
+}
+
 int main(int argc, char **argv)
 {
   static const struct {
@@ -431,7 +463,7 @@ int main(int argc, char **argv)
       {"selective", case_selective}, {"difference", case_difference},
       {"average", case_average},     {"formats", case_formats},
       {"otsu", case_otsu},           {"warmup", case_warmup},
-      {"bad-args", case_bad_args},
+      {"bad-args", case_bad_args},   {"arithmetic", case_arithmetic},
   };
   const char *only = argc > 1 ? argv[1] : NULL;
   int ran = 0;
