@@ -17,11 +17,16 @@
  *   arithmetic  kernels/motion.h's learning step (32-bit for 8-bit
  *               samples) equal to gpuccl.h's 64-bit definition for every
  *               8-bit sample and model value at several rates, and on a
- *               sweep of 16-bit ones.
+ *               sweep of 16-bit ones;
+ *   rows        the CPU backend's row binarisation (16 pixels at a time
+ *               with SSE2) against motion.h pixel by pixel: every 8-bit
+ *               sample against every model value, bits and model, at
+ *               several rates, thresholds, selective, invert, fresh.
  * The model's arithmetic itself is checked against NumPy
  * (test_motion_numpy.py) and CUDA against this backend (tests/gpu). */
 #include "gpuccl.h"
-#include "motion.h" /* kernels/: the backends' arithmetic */
+#include "cpu/cpu.h" /* gpuccl_cpu_motion_bits (static archive) */
+#include "motion.h"  /* kernels/: the backends' arithmetic */
 #include "motion_scene.h"
 
 #include <math.h>
@@ -454,6 +459,55 @@ static void case_arithmetic(void)
          mismatches);
 }
 
+static void case_rows(void)
+{
+  enum { ROW = 16384, ROWS = 256 * 65281 / ROW + 1 };
+  uint8_t *samples = malloc((size_t)ROW * ROWS);
+  uint16_t *model = malloc(sizeof *model * ROW * ROWS);
+  uint16_t *start = malloc(sizeof *start * ROW * ROWS);
+  uint64_t bits[ROW / 64];
+  /* Every (sample, model value) pair once, the rest of the last row 0. */
+  size_t i = 0;
+  for (unsigned sv = 0; sv < 256; sv++)
+    for (uint32_t bv = 0; bv <= 0xff00; bv++, i++) {
+      samples[i] = (uint8_t)sv;
+      start[i] = (uint16_t)bv;
+    }
+  for (; i < (size_t)ROW * ROWS; i++)
+    samples[i] = 0, start[i] = 0;
+  static const uint32_t rates[] = {1, 655, 3277, 32768, 65535, 65536};
+  long bad_bits = 0, bad_model = 0;
+  for (size_t k = 0; k < sizeof rates / sizeof *rates; k++)
+    for (int variant = 0; variant < 4; variant++) {
+      const GpucclMotion m = {.model = model, .rate = rates[k],
+                              .selective = variant & 1, .emit = true,
+                              .fresh = variant == 2};
+      const Binarizer b = {.format = GPUCCL_PIXEL_U8,
+                           .threshold = variant == 3 ? 0 : 30,
+                           .invert = variant == 1, .channel_offset = -1,
+                           .motion = &m};
+      memcpy(model, start, sizeof *model * ROW * ROWS);
+      for (int y = 0; y < ROWS; y++) {
+        gpuccl_cpu_motion_bits(samples + (size_t)y * ROW, y, ROW, &b, bits);
+        for (int x = 0; x < ROW; x++) {
+          const size_t j = (size_t)y * ROW + x;
+          uint32_t want = start[j];
+          const bool fg = gpuccl_motion_pixel(samples[j], &want, &m,
+                                              (unsigned)b.threshold, b.invert,
+                                              8);
+          bad_bits += ((bits[x / 64] >> (x % 64)) & 1) != fg;
+          bad_model += model[j] != want;
+        }
+      }
+    }
+  EXPECT(bad_bits == 0 && bad_model == 0,
+         "rows: %ld bits and %ld model values differ from motion.h",
+         bad_bits, bad_model);
+  free(samples);
+  free(model);
+  free(start);
+}
+
 int main(int argc, char **argv)
 {
   static const struct {
@@ -464,6 +518,7 @@ int main(int argc, char **argv)
       {"average", case_average},     {"formats", case_formats},
       {"otsu", case_otsu},           {"warmup", case_warmup},
       {"bad-args", case_bad_args},   {"arithmetic", case_arithmetic},
+      {"rows", case_rows},
   };
   const char *only = argc > 1 ? argv[1] : NULL;
   int ran = 0;
