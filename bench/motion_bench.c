@@ -22,16 +22,17 @@
  * Usage: gpuccl-motion-bench [--sizes WxH[,WxH...]] [--frames N]
  *                            [--backend cpu|cuda[,...]] [--no-opencv]
  *   defaults: 1920x1080,3840x2160, 100 frames, cpu (and cuda when
- *   usable), OpenCV when built with its video module. */
+ *   usable), OpenCV when its module loads (built with OpenCV's video
+ *   module: bench/meson.build). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 #include "gpuccl.h"
 #include "motion_scene.h"
 #ifdef GPUCCL_HAVE_CUDA
 #include "cuda/cuda_internal.h" /* gpuccl_cuda_kernel_ms */
 #endif
-#ifdef HAVE_MOG2
 #include "motion_opencv.h"
-#endif
+
+#include <dlfcn.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,16 +177,40 @@ static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
   return status;
 }
 
-#ifdef HAVE_MOG2
-static int bench_opencv(int w, int h, int n_frames)
+/* The OpenCV module (motion_opencv.cpp), loaded when it is there and its
+ * libraries load; NULL with the reason printed otherwise. */
+typedef struct {
+  MotionOpencv *(*create)(void);
+  long (*frame)(MotionOpencv *, const uint8_t *, int, int, size_t);
+  void (*destroy)(MotionOpencv *);
+} OpencvApi;
+
+static bool load_opencv(OpencvApi *api)
 {
-  MotionOpencv *m = motion_opencv_new();
+#ifdef MOTION_OPENCV_MODULE
+  void *h = dlopen(MOTION_OPENCV_MODULE, RTLD_NOW | RTLD_LOCAL);
+  if (h) {
+    *(void **)&api->create = dlsym(h, "motion_opencv_new");
+    *(void **)&api->frame = dlsym(h, "motion_opencv_frame");
+    *(void **)&api->destroy = dlsym(h, "motion_opencv_free");
+    if (api->create && api->frame && api->destroy)
+      return true;
+  }
+  printf("opencv mog2+ccws: not available (%s)\n", dlerror());
+#else
+  (void)api;
+  printf("opencv mog2+ccws: not built (no OpenCV video module)\n");
+#endif
+  return false;
+}
+
+static int bench_opencv(const OpencvApi *api, int w, int h, int n_frames)
+{
+  MotionOpencv *m = api->create();
   uint8_t *ring = malloc((size_t)w * h * RING);
-  double *wall = malloc(sizeof(double) * n_frames);
-  if (!m || !ring || !wall)
-    return 1;
   uint8_t *empty = malloc((size_t)w * h);
-  if (!empty)
+  double *wall = malloc(sizeof(double) * n_frames);
+  if (!m || !ring || !empty || !wall)
     return 1;
   motion_scene_frame(empty, (size_t)w, w, h, 0);
   for (int k = 0; k < RING; k++)
@@ -195,7 +220,7 @@ static int bench_opencv(int w, int h, int n_frames)
     const uint8_t *frame =
         i < WARM ? empty : ring + (size_t)(i % RING) * w * h;
     const double t0 = now_ms();
-    const long n = motion_opencv_frame(m, frame, w, h, (size_t)w);
+    const long n = api->frame(m, frame, w, h, (size_t)w);
     const double t1 = now_ms();
     if (n < 0)
       return 1;
@@ -206,13 +231,12 @@ static int bench_opencv(int w, int h, int n_frames)
   }
   printf("%dx%d opencv mog2+ccws %8.3f ms/frame  (1 thread)  %.1f blobs\n",
          w, h, median(wall, n_frames), blobs / n_frames);
-  motion_opencv_free(m);
+  api->destroy(m);
   free(empty);
   free(ring);
   free(wall);
   return 0;
 }
-#endif
 
 int main(int argc, char **argv)
 {
@@ -240,6 +264,8 @@ int main(int argc, char **argv)
   const bool want_cuda = backends ? strstr(backends, "cuda") != NULL
                                   : gpuccl_cuda_available(0, NULL);
   const bool want_cpu = !backends || strstr(backends, "cpu") != NULL;
+  OpencvApi opencv_api = {0};
+  opencv = opencv && load_opencv(&opencv_api);
   char *list = strdup(sizes);
   int status = 0;
   for (char *tok = strtok(list, ","); tok && !status; tok = strtok(NULL, ",")) {
@@ -254,12 +280,8 @@ int main(int argc, char **argv)
       status = bench_backend(GPUCCL_BACKEND_CPU, w, h, n_frames);
     if (!status && want_cuda)
       status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, n_frames);
-#ifdef HAVE_MOG2
     if (!status && opencv)
-      status = bench_opencv(w, h, n_frames);
-#else
-    (void)opencv;
-#endif
+      status = bench_opencv(&opencv_api, w, h, n_frames);
   }
   free(list);
   return status;

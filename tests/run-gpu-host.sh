@@ -41,6 +41,7 @@ for group in "$@"; do
     step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
     step gpu-nearest 120 "$build/tests/gpu/test-gpu-nearest"
+    step gpu-motion 120 "$build/tests/gpu/test-gpu-motion"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
     step volume 60 "$build/tests/algorithms/test-volume" --cuda
     step segments-gpu 240 "$build/tests/algorithms/test-segments-gpu"
@@ -123,6 +124,11 @@ for group in "$@"; do
           --error-exitcode 99 "$build/tests/algorithms/test-algorithms" \
           --reduced --max-pixels 2500 --only "$alg"
       done
+    done
+    # Binarisation by motion: the model read and written in tile labeling.
+    for tool in memcheck racecheck initcheck; do
+      step "sanitize-motion-$tool" 300 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$build/tests/gpu/test-gpu-motion" --quick
     done
     # A pipeline run under memcheck: the element's metadata tests on CUDA.
     step sanitize-element 300 env GPUCCL_TEST_BACKEND=cuda CK_FORK=no \
