@@ -62,6 +62,18 @@ __device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
   T *model = static_cast<T *>(im.motion.model) + (size_t)y * im.width + x;
   uint32_t m = 0;
   if (x + 32 <= im.width && (reinterpret_cast<uintptr_t>(model) & 15) == 0) {
+    /* U8 samples on a 16-byte boundary: two vector loads, four samples a
+     * word of s (as the threshold path reads them). */
+    const bool u8_vector =
+        FMT == GPUCCL_PIXEL_U8 &&
+        ((reinterpret_cast<uintptr_t>(row) + (uintptr_t)x) & 15) == 0;
+    uint32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (u8_vector) {
+      const uint4 *p = reinterpret_cast<const uint4 *>(row + x);
+      const uint4 a = __ldg(p), b = __ldg(p + 1);
+      s[0] = a.x, s[1] = a.y, s[2] = a.z, s[3] = a.w;
+      s[4] = b.x, s[5] = b.y, s[6] = b.z, s[7] = b.w;
+    }
     uint4 *q = reinterpret_cast<uint4 *>(model);
 #pragma unroll
     for (int c = 0; c < 32 / PER; c++) {
@@ -71,9 +83,11 @@ __device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
 #pragma unroll
       for (int j = 0; j < PER; j++) {
         const int i = c * PER + j;
+        const unsigned sample = u8_vector ? s[i >> 2] >> (8 * (i & 3)) & 0xffu
+                                          : sample_at<FMT>(im, row, x + i);
         uint32_t b = v[j];
-        m |= (uint32_t)gpuccl_motion_pixel(sample_at<FMT>(im, row, x + i), &b,
-                                           &im.motion, thr, im.invert, SHIFT)
+        m |= (uint32_t)gpuccl_motion_pixel(sample, &b, &im.motion, thr,
+                                           im.invert, SHIFT)
              << i;
         v[j] = (T)b;
       }
