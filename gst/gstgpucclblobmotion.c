@@ -38,6 +38,14 @@ gst_gpuccl_blob_motion_params (GstGpucclBlob * self, GpucclContext * ctx,
     gst_gpuccl_blob_motion_free (self);
     return TRUE;
   }
+  if (s->mode != GPUCCL_MODE_BINARY) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("binarize=%s needs mode=binary: a label map (mode=segments) is "
+            "not binarized", s->binarize ==
+            GST_GPUCCL_BLOB_BINARIZE_DIFFERENCE ? "difference" :
+            "background"), (NULL));
+    return FALSE;
+  }
   gpuccl_background_params_init (&bp);
   bp.mode = s->binarize == GST_GPUCCL_BLOB_BINARIZE_DIFFERENCE ?
       GPUCCL_BACKGROUND_DIFFERENCE : GPUCCL_BACKGROUND_AVERAGE;
