@@ -143,6 +143,10 @@ for group in "$@"; do
       --element-props "memory=mapped" --csv "$out/pipeline-mapped.csv"
     step track-bench 120 "$build/bench/gpuccl-track-bench" \
       --backend cpu,cuda,cuda-search --csv "$out/track.csv"
+    # Issue 29: binarisation by motion against threshold mode (kernel and
+    # wall time), 1080p and 4K.
+    step motion-bench 240 "$build/bench/gpuccl-motion-bench" \
+      --backend cuda,cpu --frames 200
     step track-share 200 "$build/bench/gpucclblob-pipeline-bench" \
       --backends cuda,cpu --sizes 1080p --formats GRAY8 --draw none \
       --blobs 1000 --scene lattice --track-share --repeat 7 --seconds 0.5 \
