@@ -448,9 +448,9 @@ GPUCCL_API GpucclStatus gpuccl_draw_ids(GpucclContext *ctx,
  * warm-up: it is learned with rate max(learning_rate, 1 / (k + 1)) (the
  * first frame is copied, then the mean of the warm-up frames builds up),
  * everywhere (not selective), and has no foreground (no blobs). In frame
- * 0 the model holds nothing yet: D is 0 there (Otsu's threshold too). The model
- * resets on its own when the image's size, pixel format or channel
- * changes, and after a failed call.
+ * 0 the model holds nothing yet: D is 0 there (in Otsu's histogram too).
+ * The model resets on its own when the image's size, pixel format or
+ * channel changes, and after a failed call.
  *
  * A model belongs to the context it was made with: it lives in that
  * context's memory (device memory on CUDA), is used only with it, and is
