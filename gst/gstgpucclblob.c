@@ -148,8 +148,10 @@ gst_gpuccl_blob_propose_allocation (GstBaseTransform * trans,
 static gboolean
 gst_gpuccl_blob_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     gst_gpuccl_blob_reset_tracker (GST_GPUCCL_BLOB (trans));
+    gst_gpuccl_blob_motion_reset (GST_GPUCCL_BLOB (trans));
+  }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
@@ -268,6 +270,14 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_MEMORY, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_DRAW_FLAGS, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_GPUCCL_BLOB_BINARIZE, 0);
+
+  /* Action signal: forget the background model; the next frame starts a
+   * warm-up (background-frames). */
+  g_signal_new_class_handler ("reset-background", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_gpuccl_blob_motion_reset), NULL, NULL, NULL,
+      G_TYPE_NONE, 0);
 }
 
 static void

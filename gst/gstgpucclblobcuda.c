@@ -67,6 +67,8 @@ gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self)
 void
 gst_gpuccl_blob_cuda_close (GstGpucclBlob * self)
 {
+  if (self->cuda_ctx && self->background_ctx == self->cuda_ctx)
+    gst_gpuccl_blob_motion_free (self); /* before its context */
   gpuccl_context_free (self->cuda_ctx);
   self->cuda_ctx = NULL;
   gst_clear_object (&self->cuda_ctx_of);

@@ -70,6 +70,16 @@ DEFINE_ENUM_TYPE (gst_gpuccl_blob_mode_get_type, "GstGpucclBlobMode",
         "form one blob only when their values are equal (threshold, invert, "
         "auto-threshold and channel are ignored)", "segments"})
 
+DEFINE_ENUM_TYPE (gst_gpuccl_blob_binarize_get_type,
+    "GstGpucclBlobBinarize",
+    {GST_GPUCCL_BLOB_BINARIZE_THRESHOLD, "The sample against threshold",
+        "threshold"},
+    {GST_GPUCCL_BLOB_BINARIZE_DIFFERENCE, "Motion: the difference from the "
+          "previous frame against threshold", "difference"},
+    {GST_GPUCCL_BLOB_BINARIZE_BACKGROUND, "Motion: the difference from a "
+          "running-average background (learning-rate) against threshold",
+        "background"})
+
 GType
 gst_gpuccl_blob_draw_flags_get_type (void)
 {

@@ -34,6 +34,18 @@ GType gst_gpuccl_blob_memory_get_type (void);
 #define GST_TYPE_GPUCCL_BLOB_MODE (gst_gpuccl_blob_mode_get_type ())
 GType gst_gpuccl_blob_mode_get_type (void);
 
+/* What binarize=... compares with threshold: the element's own values
+ * (threshold: the sample; the others: its difference from a background
+ * model, GpucclBackgroundMode). */
+typedef enum
+{
+  GST_GPUCCL_BLOB_BINARIZE_THRESHOLD = 0,
+  GST_GPUCCL_BLOB_BINARIZE_DIFFERENCE,
+  GST_GPUCCL_BLOB_BINARIZE_BACKGROUND,
+} GstGpucclBlobBinarize;
+#define GST_TYPE_GPUCCL_BLOB_BINARIZE (gst_gpuccl_blob_binarize_get_type ())
+GType gst_gpuccl_blob_binarize_get_type (void);
+
 /* GpucclDrawFlags, and the element's own: ids (gpuccl_draw_ids). */
 #define GST_GPUCCL_BLOB_DRAW_IDS (1u << 3)
 #define GST_TYPE_GPUCCL_BLOB_DRAW_FLAGS (gst_gpuccl_blob_draw_flags_get_type ())

@@ -81,6 +81,9 @@ gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,
     return FALSE;
   }
 
+  /* A background model does not survive new caps (another format or
+   * size, or upstream restarting). */
+  gst_gpuccl_blob_motion_reset (self);
   /* Tracks do not survive a change of frame size. */
   if (GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (&filter->in_info)
       || GST_VIDEO_INFO_HEIGHT (in_info) !=

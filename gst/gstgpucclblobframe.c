@@ -68,6 +68,7 @@ gst_gpuccl_blob_open_context (GstGpucclBlob * self, GpucclBackend backend,
 void
 gst_gpuccl_blob_close_context (GstGpucclBlob * self)
 {
+  gst_gpuccl_blob_motion_free (self);   /* before its context */
   gpuccl_context_free (self->ctx);
   self->ctx = NULL;
 }
@@ -275,6 +276,8 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   image.offset_g = f->offset_g;
   image.offset_b = f->offset_b;
   fill_params (&params, s, f);
+  if (!gst_gpuccl_blob_motion_params (self, ctx, s, &params))
+    return GST_FLOW_ERROR;
 
   /* The draw property may have been set after this buffer was mapped
    * read-only in passthrough: then draw from the next frame on. The

@@ -8,6 +8,7 @@
  * metadata and messages, gstgpucclblobevents.c the track events,
  * gstgpucclblobregion.c the labeled rectangle (region),
  * gstgpucclbloblabels.c the label image,
+ * gstgpucclblobmotion.c the background model (binarize),
  * gstgpucclblobpool.c the pool offered upstream,
  * gstgpucclblobcuda.c CUDA memory (built with gstreamer-cuda-1.0). */
 #ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
@@ -63,6 +64,10 @@ typedef struct
   gint region[4];               /* x, y, width, height in the frame */
   GpucclMode mode;
   gboolean attach_labels;
+  GstGpucclBlobBinarize binarize;
+  gdouble learning_rate;
+  guint background_frames;
+  gboolean background_selective;
 } Settings;
 
 /* How the negotiated format maps onto libgpuccl, decided once in set_info
@@ -107,6 +112,11 @@ struct _GstGpucclBlob
   gsize region_blobs_cap;
   guint32 *region_labels;       /* region: the labels of the whole frame */
   gsize region_labels_cap;
+  /* binarize=difference/background: the model, made in the context that
+   * labels the frames (background_ctx), freed before it. */
+  GpucclBackground *background;
+  GpucclContext *background_ctx;
+  gint background_reset;        /* atomic: forget the model at the next frame */
 
 #ifdef HAVE_GST_CUDA
   /* Shared with the neighbours (context query, set_context). */
@@ -248,6 +258,12 @@ void gst_gpuccl_blob_attach_segmentation (GstAnalyticsRelationMeta * rmeta,
     const GpucclResult * r, const guint * blob_ids, const guint * entries,
     gsize n);
 #endif
+
+/* gstgpucclblobmotion.c: binarisation by motion (binarize) */
+gboolean gst_gpuccl_blob_motion_params (GstGpucclBlob * self,
+    GpucclContext * ctx, const Settings * s, GpucclParams * p);
+void gst_gpuccl_blob_motion_reset (GstGpucclBlob * self);
+void gst_gpuccl_blob_motion_free (GstGpucclBlob * self);
 
 /* gstgpucclblobpool.c */
 void gst_gpuccl_blob_offer_pool (GstGpucclBlob * self, GstQuery * query);

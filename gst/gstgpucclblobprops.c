@@ -37,6 +37,10 @@ enum
   PROP_ATTACH_LABELS,
   PROP_POST_TRACK_EVENTS,
   PROP_REGION,
+  PROP_BINARIZE,
+  PROP_LEARNING_RATE,
+  PROP_BACKGROUND_FRAMES,
+  PROP_BACKGROUND_SELECTIVE,
 };
 
 #define DEFAULT_THRESHOLD 127
@@ -61,13 +65,16 @@ enum
 #define DEFAULT_MODE GPUCCL_MODE_BINARY
 #define DEFAULT_ATTACH_LABELS FALSE
 #define DEFAULT_POST_TRACK_EVENTS FALSE
+#define DEFAULT_BINARIZE GST_GPUCCL_BLOB_BINARIZE_THRESHOLD
 
 void
 gst_gpuccl_blob_settings_init (Settings * s)
 {
   GpucclTrackerParams track;
+  GpucclBackgroundParams background;
 
   gpuccl_tracker_params_init (&track);
+  gpuccl_background_params_init (&background);
   s->threshold = DEFAULT_THRESHOLD;
   s->invert = DEFAULT_INVERT;
   s->auto_threshold = DEFAULT_AUTO_THRESHOLD;
@@ -92,6 +99,10 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->mode = DEFAULT_MODE;
   s->attach_labels = DEFAULT_ATTACH_LABELS;
   s->post_track_events = DEFAULT_POST_TRACK_EVENTS;
+  s->binarize = DEFAULT_BINARIZE;
+  s->learning_rate = background.learning_rate;
+  s->background_frames = background.warmup_frames;
+  s->background_selective = background.selective;
 }
 
 void
@@ -187,6 +198,20 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       break;
     case PROP_REGION:
       bad_region = !gst_gpuccl_blob_region_from_value (s, value);
+      /* The model's pixels are the old region's. */
+      gst_gpuccl_blob_motion_reset (self);
+      break;
+    case PROP_BINARIZE:
+      s->binarize = g_value_get_enum (value);
+      break;
+    case PROP_LEARNING_RATE:
+      s->learning_rate = g_value_get_double (value);
+      break;
+    case PROP_BACKGROUND_FRAMES:
+      s->background_frames = g_value_get_uint (value);
+      break;
+    case PROP_BACKGROUND_SELECTIVE:
+      s->background_selective = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -297,6 +322,18 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_REGION:
       gst_gpuccl_blob_region_to_value (s, value);
       break;
+    case PROP_BINARIZE:
+      g_value_set_enum (value, s->binarize);
+      break;
+    case PROP_LEARNING_RATE:
+      g_value_set_double (value, s->learning_rate);
+      break;
+    case PROP_BACKGROUND_FRAMES:
+      g_value_set_uint (value, s->background_frames);
+      break;
+    case PROP_BACKGROUND_SELECTIVE:
+      g_value_set_boolean (value, s->background_selective);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -312,8 +349,10 @@ void
 gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
 {
   GpucclTrackerParams track;
+  GpucclBackgroundParams background;
 
   gpuccl_tracker_params_init (&track);
+  gpuccl_background_params_init (&background);
 
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_int ("threshold", "Threshold",
@@ -448,6 +487,34 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
           "value; the threshold properties are ignored, and on CUDA only "
           "algorithm default or stava-benes can do it",
           GST_TYPE_GPUCCL_BLOB_MODE, DEFAULT_MODE, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BINARIZE,
+      g_param_spec_enum ("binarize", "Binarize",
+          "What threshold is compared with. threshold: the sample. "
+          "difference: |sample - the previous frame's|, so what moved is "
+          "foreground. background: |sample - a running-average background| "
+          "(learning-rate, background-frames, background-selective). "
+          "invert, channel and auto-threshold=otsu apply to the "
+          "difference; the model starts afresh on new caps, a new region, "
+          "a flush, stop, and the reset-background action signal",
+          GST_TYPE_GPUCCL_BLOB_BINARIZE, DEFAULT_BINARIZE, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_LEARNING_RATE,
+      g_param_spec_double ("learning-rate", "Learning rate",
+          "binarize=background: each frame moves the background this "
+          "fraction of the way to the frame (B += rate * (sample - B), in "
+          "fixed point: steps below 1/512 of a level are lost)",
+          0.0, 1.0, background.learning_rate, PARAM_CONTROLLABLE));
+  g_object_class_install_property (gobject_class, PROP_BACKGROUND_FRAMES,
+      g_param_spec_uint ("background-frames", "Background frames",
+          "Warm-up after each reset: frames that build the background (their "
+          "mean, at least learning-rate) and report no blobs (0 and 1: the "
+          "first frame only)", 0, G_MAXUINT32, background.warmup_frames,
+          PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BACKGROUND_SELECTIVE,
+      g_param_spec_boolean ("background-selective", "Selective background",
+          "binarize=background: learn only the pixels that match the "
+          "background (difference <= threshold), so objects that stop stay "
+          "blobs instead of fading into the background",
+          background.selective, PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_ATTACH_LABELS,
       g_param_spec_boolean ("attach-labels", "Attach the label image",
           "With attach-meta, attach each frame's label image: a custom meta "

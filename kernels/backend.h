@@ -5,6 +5,7 @@
 #define GPUCCL_BACKEND_H
 
 #include "gpuccl.h"
+#include "motion.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +37,10 @@ typedef struct GpucclBackendOps {
   void *(*host_alloc)(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);
   void (*host_free)(GpucclContext *ctx, void *ptr);
+  /* A background model's memory, `bytes` zeroed bytes where the backend's
+   * kernels read it (host memory, or device memory of the context). */
+  void *(*model_alloc)(GpucclContext *ctx, size_t bytes, GpucclError *error);
+  void (*model_free)(GpucclContext *ctx, void *model);
 } GpucclBackendOps;
 
 struct GpucclContext {
@@ -47,6 +52,39 @@ struct GpucclContext {
   char device_name[128];
   GpucclResult last; /* what the last process call returned */
 };
+
+/* A background model (gpuccl.h): the caller's parameters, the model's
+ * memory and shape, and what the current frame does with it. */
+struct GpucclBackground {
+  GpucclContext *ctx; /* the owner: the model is in its memory */
+  GpucclBackgroundParams params;
+  uint32_t rate;   /* params.learning_rate in Q16 */
+  uint64_t frames; /* learned since the last reset */
+  void *model;
+  size_t model_bytes;
+  /* What the model was learned from: another size, format or channel
+   * resets it. */
+  int width, height;
+  GpucclPixelFormat format;
+  GpucclChannel channel;
+  GpucclMotion step; /* this frame's, for the backend */
+};
+
+/* Before a backend labels with params->background: checks it against the
+ * context and the image, resets and sizes its model as needed, and fills
+ * its step. After every call with a model: gpuccl_background_done (a
+ * failed call may have learned part of the image: the model resets). */
+GpucclStatus gpuccl_background_prepare(GpucclContext *ctx,
+                                       const GpucclImage *image,
+                                       const GpucclParams *params,
+                                       GpucclError *error);
+void gpuccl_background_done(GpucclBackground *background, bool ok);
+
+/* The frame's motion step of params (NULL without a model). */
+static inline const GpucclMotion *gpuccl_motion_of(const GpucclParams *params)
+{
+  return params->background ? &params->background->step : NULL;
+}
 
 extern const GpucclBackendOps gpuccl_cpu_ops;
 #ifdef GPUCCL_HAVE_CUDA

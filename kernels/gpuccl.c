@@ -519,12 +519,16 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
     status = check_overlay(image, params, overlay->frame, &overlay->params,
                            error);
   const bool fused = overlay && ctx->ops->process_draw;
+  if (status == GPUCCL_OK && params->background)
+    status = gpuccl_background_prepare(ctx, image, params, error);
   if (status == GPUCCL_OK)
     status = fused ? ctx->ops->process_draw(ctx, image, params, overlay,
                                             &ctx->last, error)
                    : ctx->ops->process(ctx, image, params, &ctx->last, error);
   if (status == GPUCCL_OK && overlay && !fused)
     status = ctx->ops->draw(ctx, overlay->frame, &overlay->params, error);
+  if (params && params->background)
+    gpuccl_background_done(params->background, status == GPUCCL_OK);
   if (status != GPUCCL_OK) {
     memset(&ctx->last, 0, sizeof ctx->last);
     if (params && params->nearest)

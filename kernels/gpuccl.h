@@ -9,6 +9,8 @@
  *
  * Correctness contract (every backend and algorithm, every image):
  *  - foreground: sample > threshold (sample <= threshold with invert);
+ *    with a background model, the difference from the model instead of
+ *    the sample (GpucclBackground);
  *    in GPUCCL_MODE_SEGMENTS: any non-zero sample, and neighbours connect
  *    only when their samples are equal (see GpucclMode);
  *  - labels 1..N in raster order of each component's first pixel, 0 for
@@ -192,6 +194,10 @@ typedef struct {
   const GpucclNearest *answers;
 } GpucclNearestRequest;
 
+/* A background model (below): binarises by motion when GpucclParams
+ * points at one. */
+typedef struct GpucclBackground GpucclBackground;
+
 typedef struct {
   int threshold; /* 0..255 (U8, PACKED4) or 0..65535 (U16) */
   bool invert;
@@ -208,6 +214,7 @@ typedef struct {
   GpucclAlgorithm algorithm;
   GpucclMode mode;               /* BINARY unless set */
   GpucclNearestRequest *nearest; /* query points, or NULL */
+  GpucclBackground *background; /* or NULL; appended in ABI 2 */
 } GpucclParams;
 
 /* One blob: 32 bytes, the same record on the device and the host, so the
@@ -411,6 +418,91 @@ GPUCCL_API GpucclStatus gpuccl_draw_ids(GpucclContext *ctx,
                                         const GpucclDrawParams *params,
                                         const uint32_t *ids,
                                         GpucclError *error);
+
+/* Background models: binarisation by motion.
+ *
+ * With params.background set, the thresholded value of a pixel is not its
+ * sample S (U8, U16, or the PACKED4 channel of params.channel) but the
+ * difference D = |S - round(B)| from the model's value B at that pixel:
+ * foreground is D > threshold (D <= threshold with invert), and Otsu's
+ * threshold is computed over D. The same call updates the model:
+ *
+ *   B <- B + rate * (S - B)
+ *
+ * in fixed point, identical on every backend: B has 8 fraction bits for
+ * 8-bit samples (a uint16_t per pixel) and 16 for U16 samples (a uint32_t),
+ * rate is round(learning_rate * 65536) / 65536, and each step is
+ * (d * rate + 32768) >> 16 of the difference d in fixed point (an
+ * arithmetic shift: rounded half up). round(B) is (B + half) >> fraction
+ * bits. Steps smaller than half a unit of B are lost, so a rate far below
+ * 1/256 (8-bit) stops a fraction of a level short of a still scene.
+ *
+ *  - GPUCCL_BACKGROUND_DIFFERENCE: the model is the previous frame (rate 1
+ *    on every frame); a frame's foreground is what changed since the last;
+ *  - GPUCCL_BACKGROUND_AVERAGE: a running average with the learning rate;
+ *    with `selective`, updated only where D <= threshold (the pixel
+ *    matches the model, whatever invert says), so objects that stop are
+ *    not learned into the background.
+ *
+ * Frame k after a reset (k = 0, 1, ...) with k < max(1, warmup_frames) is
+ * warm-up: it is learned with rate max(learning_rate, 1 / (k + 1)) (the
+ * first frame is copied, then the mean of the warm-up frames builds up),
+ * everywhere (not selective), and has no foreground (no blobs). In frame
+ * 0 the model holds nothing yet: D is 0 there (in Otsu's histogram too).
+ * The model resets on its own when the image's size, pixel format or
+ * channel changes, and after a failed call.
+ *
+ * A model belongs to the context it was made with: it lives in that
+ * context's memory (device memory on CUDA), is used only with it, and is
+ * freed before it. On CUDA, only the tiled HA4 pipeline (algorithm DEFAULT
+ * or HA4) binarises by motion; the others give GPUCCL_ERROR_UNSUPPORTED.
+ * GPUCCL_MODE_SEGMENTS with a model is INVALID_ARGUMENT. */
+typedef enum {
+  GPUCCL_BACKGROUND_AVERAGE = 0, /* running average */
+  GPUCCL_BACKGROUND_DIFFERENCE,  /* the previous frame */
+} GpucclBackgroundMode;
+
+typedef struct {
+  GpucclBackgroundMode mode; /* AVERAGE */
+  double learning_rate;      /* 0..1, 0.05; AVERAGE only */
+  bool selective;            /* false; AVERAGE only */
+  uint32_t warmup_frames;    /* 0 (the first frame only) */
+} GpucclBackgroundParams;
+
+GPUCCL_API void
+gpuccl_background_params_init_sized(GpucclBackgroundParams *params,
+                                    size_t size);
+#define gpuccl_background_params_init(params)                                  \
+  gpuccl_background_params_init_sized((params), sizeof *(params))
+
+/* params NULL: the defaults. NULL on failure, with the reason in *error. */
+GPUCCL_API GpucclBackground *
+gpuccl_background_new_sized(GpucclContext *ctx,
+                            const GpucclBackgroundParams *params, size_t size,
+                            GpucclError *error);
+#define gpuccl_background_new(ctx, params, error)                              \
+  gpuccl_background_new_sized((ctx), (params),                                 \
+                              sizeof(GpucclBackgroundParams), (error))
+
+/* New parameters for the next frames; the model is kept unless the mode
+ * changes (then it resets). */
+GPUCCL_API GpucclStatus gpuccl_background_set_params_sized(
+    GpucclBackground *background, const GpucclBackgroundParams *params,
+    size_t size, GpucclError *error);
+#define gpuccl_background_set_params(background, params, error)                \
+  gpuccl_background_set_params_sized((background), (params),                  \
+                                     sizeof(GpucclBackgroundParams), (error))
+
+/* Forget the model: the next frame is frame 0 of a warm-up. */
+GPUCCL_API void gpuccl_background_reset(GpucclBackground *background);
+
+/* Frames learned since the last reset (0 for NULL): the frames from
+ * max(1, warmup_frames) on have foreground. */
+GPUCCL_API uint64_t
+gpuccl_background_frames(const GpucclBackground *background);
+
+/* Frees the model (NULL is fine); before its context. */
+GPUCCL_API void gpuccl_background_free(GpucclBackground *background);
 
 GPUCCL_API const char *gpuccl_status_name(GpucclStatus status);
 GPUCCL_API const char *gpuccl_backend_name(GpucclBackend backend);

@@ -41,6 +41,7 @@ for group in "$@"; do
     step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
     step gpu-nearest 120 "$build/tests/gpu/test-gpu-nearest"
+    step gpu-motion 120 "$build/tests/gpu/test-gpu-motion"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
     step volume 60 "$build/tests/algorithms/test-volume" --cuda
     step segments-gpu 240 "$build/tests/algorithms/test-segments-gpu"
@@ -124,6 +125,11 @@ for group in "$@"; do
           --reduced --max-pixels 2500 --only "$alg"
       done
     done
+    # Binarisation by motion: the model read and written in tile labeling.
+    for tool in memcheck racecheck initcheck; do
+      step "sanitize-motion-$tool" 300 compute-sanitizer --tool "$tool" \
+        --error-exitcode 99 "$build/tests/gpu/test-gpu-motion" --quick
+    done
     # A pipeline run under memcheck: the element's metadata tests on CUDA.
     step sanitize-element 300 env GPUCCL_TEST_BACKEND=cuda CK_FORK=no \
       compute-sanitizer --tool memcheck --error-exitcode 99 \
@@ -137,6 +143,10 @@ for group in "$@"; do
       --element-props "memory=mapped" --csv "$out/pipeline-mapped.csv"
     step track-bench 120 "$build/bench/gpuccl-track-bench" \
       --backend cpu,cuda,cuda-search --csv "$out/track.csv"
+    # Issue 29: binarisation by motion against threshold mode (kernel and
+    # wall time), 1080p and 4K.
+    step motion-bench 240 "$build/bench/gpuccl-motion-bench" \
+      --backend cuda,cpu --frames 200
     step track-share 200 "$build/bench/gpucclblob-pipeline-bench" \
       --backends cuda,cpu --sizes 1080p --formats GRAY8 --draw none \
       --blobs 1000 --scene lattice --track-share --repeat 7 --seconds 0.5 \

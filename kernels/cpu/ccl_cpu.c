@@ -47,17 +47,6 @@ typedef struct {
   uint16_t x0, x1, y0, y1;
 } Partial;
 
-/* How a row of samples becomes foreground bits (or, in segments mode,
- * runs of equal values). */
-typedef struct {
-  GpucclPixelFormat format;
-  bool segments;        /* GPUCCL_MODE_SEGMENTS: runs of equal values */
-  int threshold;        /* foreground: sample > threshold */
-  bool invert;          /* ... or sample <= threshold */
-  int channel_offset;   /* PACKED4: byte of the sample, -1 for BT.601 luma */
-  uint8_t off_r, off_g, off_b;
-} Binarizer;
-
 typedef struct {
   uint64_t *bits;
   size_t bits_cap;
@@ -116,31 +105,6 @@ static bool reserve(void **buf, size_t *cap, size_t need, size_t elem,
           sizeof *(state)->field, (keep), (what), (error))
 
 /* ---- binarization ------------------------------------------------------ */
-
-/* The sample at x; in segments mode a PACKED4 pixel's whole colour
- * 0xRRGGBB (gpuccl.h). */
-static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
-{
-  switch (b->format) {
-  case GPUCCL_PIXEL_U8:
-    return row[x];
-  case GPUCCL_PIXEL_U16: {
-    uint16_t v;
-    memcpy(&v, row + 2 * (size_t)x, sizeof v); /* rows may be unaligned */
-    return v;
-  }
-  case GPUCCL_PIXEL_PACKED4: {
-    const uint8_t *p = row + 4 * (size_t)x;
-    if (b->segments)
-      return (unsigned)p[b->off_r] << 16 | (unsigned)p[b->off_g] << 8 |
-             p[b->off_b];
-    if (b->channel_offset >= 0)
-      return p[b->channel_offset];
-    return gpuccl_luma601(p[b->off_r], p[b->off_g], p[b->off_b]);
-  }
-  }
-  return 0;
-}
 
 /* Bits of pixels [x, x + n) (n <= 64) of any format but PACKED4 luma,
  * one at a time; one loop per format so each compiles to straight-line
@@ -359,7 +323,10 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
     if (seg) {
       n_cur = extract_value_runs(row, width, b, cur, cur_value);
     } else {
-      row_to_bits(row, width, b, s->bits);
+      if (b->motion)
+        gpuccl_cpu_motion_bits(row, y, width, b, s->bits);
+      else
+        row_to_bits(row, width, b, s->bits);
       n_cur = extract_runs(s->bits, words, cur);
     }
 
@@ -517,6 +484,7 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
       .off_r = image->offset_r,
       .off_g = image->offset_g,
       .off_b = image->offset_b,
+      .motion = gpuccl_motion_of(params),
   };
   if (image->format == GPUCCL_PIXEL_PACKED4) {
     switch (params->channel) {
@@ -530,7 +498,10 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
     b.threshold = 0; /* unused; reported as 0 (gpuccl.h) */
   } else if (params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU) {
     uint32_t hist[256];
-    histogram(image, &b, hist);
+    if (b.motion)
+      gpuccl_cpu_motion_histogram(image, &b, hist);
+    else
+      histogram(image, &b, hist);
     int t = gpuccl_otsu_threshold(hist);
     b.threshold = image->format == GPUCCL_PIXEL_U16 ? (t << 8) | 0xff : t;
   }
@@ -629,6 +600,25 @@ static void cpu_host_free(GpucclContext *ctx, void *ptr)
   free(ptr);
 }
 
+static void *cpu_model_alloc(GpucclContext *ctx, size_t bytes,
+                             GpucclError *error)
+{
+  (void)ctx;
+  void *p = gpuccl_fault_hit(GPUCCL_FAULT_ALLOC) ? NULL : calloc(1, bytes);
+  if (!p)
+    gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                     "CPU backend: cannot allocate %zu bytes for the "
+                     "background model",
+                     bytes);
+  return p;
+}
+
+static void cpu_model_free(GpucclContext *ctx, void *model)
+{
+  (void)ctx;
+  free(model);
+}
+
 const GpucclBackendOps gpuccl_cpu_ops = {
     .kind = GPUCCL_BACKEND_CPU,
     .open = cpu_open,
@@ -637,4 +627,6 @@ const GpucclBackendOps gpuccl_cpu_ops = {
     .draw = gpuccl_cpu_draw,
     .host_alloc = cpu_host_alloc,
     .host_free = cpu_host_free,
+    .model_alloc = cpu_model_alloc,
+    .model_free = cpu_model_free,
 };

@@ -5,9 +5,51 @@
 
 #include "../backend.h"
 
+#include <string.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* How a row of samples becomes foreground bits (or, in segments mode,
+ * runs of equal values). */
+typedef struct {
+  GpucclPixelFormat format;
+  bool segments;        /* GPUCCL_MODE_SEGMENTS: runs of equal values */
+  int threshold;        /* foreground: sample > threshold */
+  bool invert;          /* ... or sample <= threshold */
+  int channel_offset;   /* PACKED4: byte of the sample, -1 for BT.601 luma */
+  uint8_t off_r, off_g, off_b;
+  /* Binarisation by motion: the difference from this model is
+   * thresholded (motion_cpu.c); NULL: the sample. */
+  const GpucclMotion *motion;
+} Binarizer;
+
+/* The sample at x; in segments mode a PACKED4 pixel's whole colour
+ * 0xRRGGBB (gpuccl.h). */
+static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
+{
+  switch (b->format) {
+  case GPUCCL_PIXEL_U8:
+    return row[x];
+  case GPUCCL_PIXEL_U16: {
+    uint16_t v;
+    memcpy(&v, row + 2 * (size_t)x, sizeof v); /* rows may be unaligned */
+    return v;
+  }
+  case GPUCCL_PIXEL_PACKED4: {
+    const uint8_t *p = row + 4 * (size_t)x;
+    if (b->segments)
+      return (unsigned)p[b->off_r] << 16 | (unsigned)p[b->off_g] << 8 |
+             p[b->off_b];
+    if (b->channel_offset >= 0)
+      return p[b->channel_offset];
+    return gpuccl_luma601(p[b->off_r], p[b->off_g], p[b->off_b]);
+  }
+  }
+  return 0;
+}
+
 
 GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
                              const GpucclDrawParams *params, GpucclError *error);
@@ -27,6 +69,14 @@ GpucclStatus gpuccl_draw_on_host(const GpucclResult *last,
  * pixel x, bits past the width 0; luma_cpu.c). */
 void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
                           int off_b, int threshold, uint64_t *bits);
+
+/* Binarisation by motion (b->motion set): the bits of row y (as
+ * row_to_bits gives them, tail bits 0), the row of the model learned; and
+ * the histogram of the differences for Otsu, the model untouched. */
+void gpuccl_cpu_motion_bits(const uint8_t *row, int y, int width,
+                            const Binarizer *b, uint64_t *bits);
+void gpuccl_cpu_motion_histogram(const GpucclImage *image, const Binarizer *b,
+                                 uint32_t hist[256]);
 
 #ifdef __cplusplus
 }

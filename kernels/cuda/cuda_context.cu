@@ -524,7 +524,42 @@ static void cuda_close(GpucclContext *ctx)
   ctx->priv = nullptr;
 }
 
+/* A background model: device memory of the context, zeroed once so that
+ * no read of it is undefined (the first frame copies the image anyway). */
+static void *cuda_model_alloc(GpucclContext *ctx, size_t bytes,
+                              GpucclError *error)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  GpucclCudaScope scope(c->cu_context, c->device);
+  void *p = nullptr;
+  cudaError_t err = scope.err;
+  if (err == cudaSuccess)
+    err = dev_alloc(&p, bytes);
+  if (err == cudaSuccess)
+    err = cudaMemsetAsync(p, 0, bytes, c->stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize(c->stream);
+  if (err != cudaSuccess) {
+    dev_free(p);
+    cuda_fail(c, error, err, "background model allocation");
+    return nullptr;
+  }
+  return p;
+}
+
+static void cuda_model_free(GpucclContext *ctx, void *model)
+{
+  CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  GpucclCudaScope scope(c->cu_context, c->device);
+  /* The last frame's kernels may still read it (a failed call returns
+   * before its sync). */
+  cudaStreamSynchronize(c->stream);
+  dev_free(model);
+  cudaGetLastError();
+}
+
 extern "C" const GpucclBackendOps gpuccl_cuda_ops = {
     GPUCCL_BACKEND_CUDA, cuda_open,       cuda_close,     cuda_process,
     cuda_draw,           cuda_process_draw, cuda_host_alloc, cuda_host_free,
+    cuda_model_alloc,    cuda_model_free,
 };

@@ -300,6 +300,10 @@ static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
   im.off_r = f.off_r;
   im.off_g = f.off_g;
   im.off_b = f.off_b;
+  im.motion = f.motion;
+  /* With the label image, tile labeling binarises every tile twice: only
+   * the second pass learns (tiled_frame.cu), so both see one model. */
+  im.motion_learns = !params->want_labels;
   tf.filter.min_area = (uint32_t)(params->min_area < UINT32_MAX
                                       ? params->min_area
                                       : UINT32_MAX);
@@ -350,6 +354,12 @@ static GpucclStatus process_frame(GpucclContext *ctx,
   }
   const size_t n_pixels = (size_t)image->width * image->height;
   c->use_tiled = tiled_algorithm(params);
+  if (params->background && !c->use_tiled)
+    return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
+                            "binarisation by motion (a background model) "
+                            "runs in the tiled HA4 pipeline only (algorithm "
+                            "DEFAULT or HA4), not algorithm %d",
+                            (int)params->algorithm);
   GpucclStatus st = GPUCCL_OK;
   if (c->use_tiled) {
     st = ensure_tiled(c, image->width, image->height, error);
@@ -398,6 +408,8 @@ static GpucclStatus process_frame(GpucclContext *ctx,
   f.off_r = image->offset_r;
   f.off_g = image->offset_g;
   f.off_b = image->offset_b;
+  if (const GpucclMotion *motion = gpuccl_motion_of(params))
+    f.motion = *motion;
   f.channel_offset = params->channel == GPUCCL_CHANNEL_RED     ? image->offset_r
                      : params->channel == GPUCCL_CHANNEL_GREEN ? image->offset_g
                                                                : image->offset_b;

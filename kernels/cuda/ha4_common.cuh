@@ -51,6 +51,7 @@ struct Ha4Frame {
   uint8_t channel_offset; /* PACKED4 and not luma: byte of the channel */
   bool luma;              /* PACKED4: threshold BT.601 luma */
   uint8_t off_r, off_g, off_b;
+  GpucclMotion motion; /* model NULL: the samples are thresholded */
 };
 
 /* The sample that is thresholded at (x, y), for a pixel format known at

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Otsu's threshold on the device: a 256-bin histogram of the samples that
- * are thresholded (U16: sample >> 8), then the threshold from
+ * are thresholded (U16: sample >> 8; by motion, their differences from the
+ * model), then the threshold from
  * kernels/otsu.h — the very function the CPU backend calls — so both
  * backends pick the same value. The threshold stays on the device for strip
  * labeling; the histogram is cleared after use, ready for the next frame. */
@@ -18,6 +19,14 @@ __global__ void __launch_bounds__(256) otsu_histogram(Ha4Frame f, uint32_t *hist
        i += (size_t)gridDim.x * blockDim.x) {
     const int y = (int)(i / f.width), x = (int)(i % f.width);
     unsigned v = ha4_sample<FMT>(f, x, y);
+    if (f.motion.model) /* the difference from the model, not learned */
+      v = FMT == GPUCCL_PIXEL_U16
+              ? gpuccl_motion_frame_diff(
+                    v, static_cast<const uint32_t *>(f.motion.model)[i],
+                    &f.motion, 16)
+              : gpuccl_motion_frame_diff(
+                    v, static_cast<const uint16_t *>(f.motion.model)[i],
+                    &f.motion, 8);
     if (FMT == GPUCCL_PIXEL_U16)
       v >>= 8;
     atomicAdd(s_hist + v, 1u);

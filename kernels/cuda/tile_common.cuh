@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "../gpuccl.h"
+#include "../motion.h"
 
 namespace tile {
 
@@ -58,6 +59,10 @@ struct Image {
   bool luma;              /* PACKED4: threshold BT.601 luma */
   uint8_t channel_offset; /* PACKED4, not luma: byte of the channel */
   uint8_t off_r, off_g, off_b;
+  /* Binarisation by motion (model NULL: none), and whether this kernel
+   * writes the learned model (tile_samples.cuh). */
+  GpucclMotion motion;
+  bool motion_learns;
 };
 
 /* Pieces that touch a seam, struct of arrays, Shape::OPEN_CAP slots per tile:

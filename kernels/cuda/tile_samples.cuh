@@ -6,6 +6,8 @@
 #ifndef GPUCCL_TILE_SAMPLES_CUH
 #define GPUCCL_TILE_SAMPLES_CUH
 
+#include <type_traits>
+
 #include "tile_common.cuh"
 
 namespace tile {
@@ -43,6 +45,71 @@ __device__ __forceinline__ unsigned sample_at(const Image &im,
   return p[im.channel_offset];
 }
 
+/* The foreground bits of pixels x .. x + 31 of row y (inside the image)
+ * by motion (motion.h): each sample against its model value, read and
+ * (when this kernel learns) written back in the same pass, 16 bytes at a
+ * time where the word lies whole and aligned in the model. Each thread
+ * owns its word's model values: no other thread touches them. */
+template <GpucclPixelFormat FMT>
+__device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
+                                                const uint8_t *row, int x,
+                                                int y)
+{
+  typedef typename std::conditional<FMT == GPUCCL_PIXEL_U16, uint32_t,
+                                    uint16_t>::type T;
+  constexpr unsigned SHIFT = FMT == GPUCCL_PIXEL_U16 ? 16u : 8u;
+  constexpr int PER = 16 / sizeof(T); /* model values per 16 bytes */
+  T *model = static_cast<T *>(im.motion.model) + (size_t)y * im.width + x;
+  uint32_t m = 0;
+  if (x + 32 <= im.width && (reinterpret_cast<uintptr_t>(model) & 15) == 0) {
+    /* U8 samples on a 16-byte boundary: two vector loads, four samples a
+     * word of s (as the threshold path reads them). */
+    const bool u8_vector =
+        FMT == GPUCCL_PIXEL_U8 &&
+        ((reinterpret_cast<uintptr_t>(row) + (uintptr_t)x) & 15) == 0;
+    uint32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (u8_vector) {
+      const uint4 *p = reinterpret_cast<const uint4 *>(row + x);
+      const uint4 a = __ldg(p), b = __ldg(p + 1);
+      s[0] = a.x, s[1] = a.y, s[2] = a.z, s[3] = a.w;
+      s[4] = b.x, s[5] = b.y, s[6] = b.z, s[7] = b.w;
+    }
+    uint4 *q = reinterpret_cast<uint4 *>(model);
+#pragma unroll
+    for (int c = 0; c < 32 / PER; c++) {
+      uint4 v4 = q[c];
+      T v[PER];
+      memcpy(v, &v4, sizeof v4);
+#pragma unroll
+      for (int j = 0; j < PER; j++) {
+        const int i = c * PER + j;
+        const unsigned sample = u8_vector ? s[i >> 2] >> (8 * (i & 3)) & 0xffu
+                                          : sample_at<FMT>(im, row, x + i);
+        uint32_t b = v[j];
+        m |= (uint32_t)gpuccl_motion_pixel(sample, &b, &im.motion, thr,
+                                           im.invert, SHIFT)
+             << i;
+        v[j] = (T)b;
+      }
+      if (im.motion_learns) {
+        memcpy(&v4, v, sizeof v4);
+        q[c] = v4;
+      }
+    }
+    return m;
+  }
+  const int n = min(32, im.width - x);
+  for (int i = 0; i < n; i++) {
+    uint32_t b = model[i];
+    m |= (uint32_t)gpuccl_motion_pixel(sample_at<FMT>(im, row, x + i), &b,
+                                       &im.motion, thr, im.invert, SHIFT)
+         << i;
+    if (im.motion_learns)
+      model[i] = (T)b;
+  }
+  return m;
+}
+
 /* The foreground bits of pixels x .. x + 31 of row y. U8 words inside the
  * image on 16-byte boundaries take two vector loads; the rest (image edge,
  * odd strides, 16-bit and packed samples) go sample by sample. */
@@ -53,6 +120,8 @@ __device__ __forceinline__ uint32_t load_word(const Image &im, unsigned thr,
   if (y >= im.height || x >= im.width)
     return 0;
   const uint8_t *row = im.data + (size_t)y * im.stride;
+  if (im.motion.model)
+    return motion_word<FMT>(im, thr, row, x, y);
   uint32_t m = 0;
   if (FMT == GPUCCL_PIXEL_U8 && x + 32 <= im.width &&
       ((reinterpret_cast<uintptr_t>(row) + (uintptr_t)x) & 15) == 0) {

@@ -112,7 +112,14 @@ cudaError_t enqueue_frame(const Buffers &b, const Frame &f, uint32_t *labels,
       (e = launch_open_merging(f, stream)) ||
       (e = launch_blob_records(f, b.blobs, stream)))
     return e;
-  return labels ? launch_label_image(f, labels, stream) : cudaSuccess;
+  if (!labels)
+    return cudaSuccess;
+  /* The features pass left the model as it was (motion_learns is false
+   * with a label image, cuda_frame.cu): this pass binarises the same
+   * tiles against the same model, and learns it. */
+  Frame relabel = f;
+  relabel.image.motion_learns = true;
+  return launch_label_image(relabel, labels, stream);
 }
 
 } /* namespace tile */

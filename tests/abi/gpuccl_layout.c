@@ -42,6 +42,8 @@ static void fill(Layout *l)
   LAYOUT_VALUE(l, GPUCCL_VOLUME_BKE);
   LAYOUT_ENUM(l, GpucclTrackEndReason);
   LAYOUT_VALUE(l, GPUCCL_TRACK_CAPPED);
+  LAYOUT_ENUM(l, GpucclBackgroundMode);
+  LAYOUT_VALUE(l, GPUCCL_BACKGROUND_DIFFERENCE);
 
   LAYOUT_STRUCT(l, GpucclError);
   LAYOUT_FIELD(l, GpucclError, status);
@@ -80,6 +82,13 @@ static void fill(Layout *l)
   LAYOUT_FIELD(l, GpucclParams, algorithm);
   LAYOUT_FIELD(l, GpucclParams, mode);
   LAYOUT_FIELD(l, GpucclParams, nearest);
+  LAYOUT_FIELD(l, GpucclParams, background);
+
+  LAYOUT_STRUCT(l, GpucclBackgroundParams);
+  LAYOUT_FIELD(l, GpucclBackgroundParams, mode);
+  LAYOUT_FIELD(l, GpucclBackgroundParams, learning_rate);
+  LAYOUT_FIELD(l, GpucclBackgroundParams, selective);
+  LAYOUT_FIELD(l, GpucclBackgroundParams, warmup_frames);
 
   LAYOUT_STRUCT(l, GpucclBlob);
   LAYOUT_FIELD(l, GpucclBlob, id);

@@ -38,7 +38,7 @@ failed=0 skipped=0 total=0
 # cuda-*: CUDA memory (built with gstreamer-cuda-1.0; cuda-pipeline needs
 # nvcodec's cudaupload/cudadownload: gstreamer1.0-plugins-bad in the bundle).
 # ELEMENT_TESTS="lifecycle cuda-memory ..." runs only those.
-tests="meta lifecycle draw segments roi-cap pipelines crop-scale stream region track-events"
+tests="meta lifecycle draw segments roi-cap pipelines crop-scale stream region track-events motion"
 for t in cuda-caps cuda-memory cuda-pipeline; do
   [ -x "$build/tests/element/test-element-$t" ] && tests="$tests $t"
 done

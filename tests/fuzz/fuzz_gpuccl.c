@@ -21,6 +21,7 @@
 #include "fuzz_budget.h"
 #include "fuzz_bytes.h"
 #include "fuzz_check.h"
+#include "fuzz_samples.h"
 
 #include <gpuccl.h>
 
@@ -28,39 +29,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static size_t bytes_per_pixel(int format)
-{
-  return format == GPUCCL_PIXEL_U16 ? 2 : format == GPUCCL_PIXEL_PACKED4 ? 4 : 1;
-}
-
-/* The sample the threshold applies to, as gpuccl.h defines it. */
-static int sample_at(const GpucclImage *img, GpucclChannel channel, int x,
-                     int y)
-{
-  const uint8_t *row = (const uint8_t *)img->data + (size_t)y * img->stride;
-  switch (img->format) {
-  case GPUCCL_PIXEL_U8:
-    return row[x];
-  case GPUCCL_PIXEL_U16: {
-    uint16_t v;
-    memcpy(&v, row + 2 * (size_t)x, sizeof v);
-    return v;
-  }
-  case GPUCCL_PIXEL_PACKED4: {
-    const uint8_t *p = row + 4 * (size_t)x;
-    switch (channel) {
-    case GPUCCL_CHANNEL_RED: return p[img->offset_r];
-    case GPUCCL_CHANNEL_GREEN: return p[img->offset_g];
-    case GPUCCL_CHANNEL_BLUE: return p[img->offset_b];
-    case GPUCCL_CHANNEL_LUMA:
-      return gpuccl_luma601(p[img->offset_r], p[img->offset_g],
-                            p[img->offset_b]);
-    }
-  }
-  }
-  return 0;
-}
 
 static bool passes_area(const GpucclParams *p, uint64_t area)
 {

@@ -12,8 +12,8 @@
 #                  widths, volume sizes, error reset)
 #   gpuccl, draw,  the fuzz targets (gcc replay builds) over
 #   volume,        tests/fuzz/corpus/<target>, in chunks of 16 inputs while
-#   element        the target's share of SECONDS lasts (element: only when
-#                  the plugin loads; the tracker target has no device code).
+#   background,    the target's share of SECONDS lasts (element: only when
+#   element        the plugin loads; the tracker target has no device code).
 #                  The targets free what they keep across inputs at exit,
 #                  so a leak report is a buffer the library lost.
 #   fault-lib      every device allocation and launch of a fixed workload
@@ -65,7 +65,7 @@ note "entry-checks: exit $rc, $(grep -h 'checks,' "$out/entry-checks.log" | tail
   "$(grep -h 'ERROR SUMMARY' "$out/entry-checks.log" | tail -1)"
 [ "$rc" -eq 0 ] || failed=1
 
-targets=(gpuccl draw volume)
+targets=(gpuccl draw volume background)
 if [ -e "$build/gst/libgstgpucclblob.so" ] &&
   command -v gst-inspect-1.0 >/dev/null 2>&1; then
   targets+=(element)

@@ -11,7 +11,7 @@
 # Options:
 #   --seconds N    total seconds, split evenly across the targets (default 60)
 #   --runs N       runs per target instead of a time limit
-#   --targets "…"  among: gpuccl element draw volume tracker (default: all;
+#   --targets "…"  among: gpuccl element draw volume tracker background (default: all;
 #                  element needs the GStreamer element to be built)
 #   --build DIR    the clang fuzz build (default: build-fuzz in the source
 #                  root); configured here when missing:
@@ -34,7 +34,7 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=60
 runs=
-targets="gpuccl element draw volume tracker"
+targets="gpuccl element draw volume tracker background"
 build=
 corpus=
 build_only=

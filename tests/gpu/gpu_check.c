@@ -88,10 +88,18 @@ bool gpu_check_same(GpucclContext *gpu, GpucclContext *cpu,
                     const GpucclImage *image, const GpucclParams *params,
                     const char *name)
 {
+  return gpu_check_same_params(gpu, cpu, image, params, params, name);
+}
+
+bool gpu_check_same_params(GpucclContext *gpu, GpucclContext *cpu,
+                           const GpucclImage *image,
+                           const GpucclParams *gpu_params,
+                           const GpucclParams *params, const char *name)
+{
   GpucclResult rc, rg;
   GpucclError ec = {0}, eg = {0};
   GpucclStatus sc = gpuccl_process(cpu, image, params, &rc, &ec);
-  GpucclStatus sg = gpuccl_process(gpu, image, params, &rg, &eg);
+  GpucclStatus sg = gpuccl_process(gpu, image, gpu_params, &rg, &eg);
   const char *what = NULL;
   if (sc != GPUCCL_OK || sg != GPUCCL_OK) {
     printf("FAIL %s: cpu %s (%s), gpu %s (%s)\n", name,

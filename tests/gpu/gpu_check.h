@@ -58,4 +58,11 @@ bool gpu_check_same(GpucclContext *gpu, GpucclContext *cpu,
                     const GpucclImage *image, const GpucclParams *params,
                     const char *name);
 
+/* The same with the GPU's own parameters (params but for what belongs to
+ * a context, as a background model). */
+bool gpu_check_same_params(GpucclContext *gpu, GpucclContext *cpu,
+                           const GpucclImage *image,
+                           const GpucclParams *gpu_params,
+                           const GpucclParams *params, const char *name);
+
 #endif /* GPUCCL_GPU_CHECK_H */

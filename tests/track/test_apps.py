@@ -9,6 +9,8 @@ Usage: test_apps.py CASE   (run by meson: see meson.build for the env)
              the balls' merges in the blob counts; four track ids
   demo-tracks the demo's scene: each track id stays on its ball through
              every merge (balls located by running each one alone)
+  motion     motion.sh: snapshots, 20 warm-up frames without blobs, then
+             at least the two balls in every frame
   camera     camera.sh without a camera: a message and exit 0
   csi-camera csi-camera.sh off a Jetson: a message and exit 0
   uri        uri-watch.sh: generated clip through appsink, 5 tracked blobs
@@ -23,6 +25,7 @@ GST_PLUGIN_PATH (the build's gst/), GPUCCL_TEST_BACKEND (cpu or cuda).
 """
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -221,6 +224,24 @@ def test_demo_tracks():
                       f"ball {ball} to ball {near[0]}")
     check(sorted(ball_of.values()) == list(range(BALLS)),
           f"track ids to balls: {ball_of}")
+
+
+def test_motion():
+    out = tempfile.mkdtemp(prefix="motion-")
+    frames = 60
+    p = run([script("motion.sh"), out], env={"FRAMES": str(frames)})
+    if has_cuda_failure(p):
+        sys.exit(77)
+    check(p.returncode == 0, f"motion.sh exit {p.returncode}: {p.stderr[-2000:]}")
+    check("warning" not in p.stdout.lower() + p.stderr.lower(), f"motion.sh warned: {p.stderr[-2000:]}")
+    snaps = [f for f in os.listdir(out) if f.startswith("snapshot-")]
+    check(len(snaps) == frames // 15, f"{len(snaps)} snapshots for {frames} frames")
+    counts = [int(c) for c in re.findall(r"count=\(uint\)(\d+)",
+                                         open(os.path.join(out, "messages.log")).read())]
+    check(len(counts) == frames, f"{len(counts)} messages for {frames} frames")
+    # 20 warm-up frames without blobs, then at least the two balls.
+    check(counts[:20] == [0] * 20 and min(counts[20:]) >= 2,
+          f"blobs per frame: {counts}")
 
 
 def test_camera():
@@ -442,6 +463,7 @@ def test_watch_ends():
 CASES = {
     "demo": test_demo,
     "demo-tracks": test_demo_tracks,
+    "motion": test_motion,
     "camera": test_camera,
     "csi-camera": test_csi_camera,
     "uri": test_uri,

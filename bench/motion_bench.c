@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gpuccl-motion-bench — what binarisation by motion costs (issue 29).
+ *
+ * Frames of tests/common/motion_scene.h (a textured, brightening
+ * background, sensor noise, three dark objects moving over it) at each
+ * size, after 12 frames of the empty scene (the models' warm-up), labeled
+ * per frame in three ways:
+ *   threshold   the objects by their level (invert, threshold 30): the
+ *               labeling without a model, the baseline;
+ *   difference  against the previous frame (threshold 30): what the
+ *               objects left and reached, so other blobs;
+ *   background  against a running average, selective (rate 0.05,
+ *               threshold 30): the objects again;
+ * on each backend asked for, and OpenCV's createBackgroundSubtractorMOG2
+ * (one thread, no shadows) + connectedComponentsWithStats on the same
+ * frames, in the same run. Per mode: the median per-frame time (host wall
+ * clock around gpuccl_process; CUDA: also the kernels' device time from
+ * CUDA events, gpuccl_cuda_kernel_ms) and the ratio to threshold mode.
+ * The frames are in memory from gpuccl_host_alloc (pinned with CUDA), so
+ * the CUDA wall time includes one upload a frame.
+ *
+ * Usage: gpuccl-motion-bench [--sizes WxH[,WxH...]] [--frames N]
+ *                            [--backend cpu|cuda[,...]] [--no-opencv]
+ *   defaults: 1920x1080,3840x2160, 100 frames, cpu (and cuda when
+ *   usable), OpenCV when its module loads (built with OpenCV's video
+ *   module: bench/meson.build). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
+#include "gpuccl.h"
+#include "motion_scene.h"
+#ifdef GPUCCL_HAVE_CUDA
+#include "cuda/cuda_internal.h" /* gpuccl_cuda_kernel_ms */
+#endif
+#include "motion_opencv.h"
+
+#include <dlfcn.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RING 16   /* frames drawn once, cycled */
+#define WARM 12   /* untimed frames first: the model's warm-up and more */
+
+static double now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -1.0;
+}
+
+typedef enum { MODE_THRESHOLD, MODE_DIFFERENCE, MODE_BACKGROUND } Mode;
+static const char *const mode_names[] = {"threshold", "difference",
+                                         "background"};
+
+typedef struct {
+  double wall_ms, kernel_ms, blobs;
+} Timing;
+
+/* WARM frames of the empty scene (the model's warm-up), then n_frames
+ * timed frames of the ring, in one mode on ctx. */
+static int run_mode(GpucclContext *ctx, const uint8_t *empty,
+                    uint8_t *const *ring, int w, int h, Mode mode,
+                    int n_frames, Timing *out)
+{
+  GpucclError err;
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  p.threshold = 30;
+  GpucclBackground *bg = NULL;
+  if (mode == MODE_THRESHOLD) {
+    p.invert = true; /* the dark objects: the same blobs as the motion */
+  } else {
+    GpucclBackgroundParams bp;
+    gpuccl_background_params_init(&bp);
+    bp.mode = mode == MODE_DIFFERENCE ? GPUCCL_BACKGROUND_DIFFERENCE
+                                      : GPUCCL_BACKGROUND_AVERAGE;
+    bp.selective = true;
+    bp.warmup_frames = 8;
+    bg = gpuccl_background_new(ctx, &bp, &err);
+    if (!bg) {
+      fprintf(stderr, "background: %s\n", err.message);
+      return 1;
+    }
+    p.background = bg;
+  }
+  double *wall = malloc(sizeof(double) * n_frames);
+  double *kern = malloc(sizeof(double) * n_frames);
+  double blobs = 0;
+  int status = 0;
+  for (int i = 0; i < WARM + n_frames && !status; i++) {
+    const GpucclImage im = {.data = i < WARM ? empty : ring[i % RING],
+                            .width = w, .height = h,
+                            .stride = (size_t)w, .format = GPUCCL_PIXEL_U8};
+    GpucclResult r;
+    const double t0 = now_ms();
+    if (gpuccl_process(ctx, &im, &p, &r, &err) != GPUCCL_OK) {
+      fprintf(stderr, "%s: %s\n", mode_names[mode], err.message);
+      status = 1;
+      break;
+    }
+    const double t1 = now_ms();
+    if (i < WARM)
+      continue;
+    wall[i - WARM] = t1 - t0;
+    kern[i - WARM] = -1.0;
+#ifdef GPUCCL_HAVE_CUDA
+    kern[i - WARM] = gpuccl_cuda_kernel_ms(ctx);
+#endif
+    blobs += (double)r.n_blobs;
+  }
+  if (!status) {
+    out->wall_ms = median(wall, n_frames);
+    out->kernel_ms = median(kern, n_frames);
+    out->blobs = blobs / n_frames;
+  }
+  free(wall);
+  free(kern);
+  gpuccl_background_free(bg);
+  return status;
+}
+
+static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
+{
+  GpucclError err;
+  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
+  if (!ctx) {
+    printf("%dx%d %-4s: not available (%s)\n", w, h,
+           gpuccl_backend_name(backend), err.message);
+    return 0;
+  }
+  uint8_t *ring[RING], *empty = gpuccl_host_alloc(ctx, (size_t)w * h,
+                                                    GPUCCL_MEMORY_COPY, &err);
+  if (!empty) {
+    fprintf(stderr, "frames: %s\n", err.message);
+    return 1;
+  }
+  motion_scene_frame(empty, (size_t)w, w, h, 0);
+  for (int k = 0; k < RING; k++) {
+    ring[k] = gpuccl_host_alloc(ctx, (size_t)w * h, GPUCCL_MEMORY_COPY, &err);
+    if (!ring[k]) {
+      fprintf(stderr, "frames: %s\n", err.message);
+      return 1;
+    }
+    motion_scene_frame(ring[k], (size_t)w, w, h, 40 + k);
+  }
+  Timing t[3];
+  int status = 0;
+  for (int m = 0; m < 3 && !status; m++) {
+    status = run_mode(ctx, empty, ring, w, h, (Mode)m, n_frames, &t[m]);
+    if (status)
+      break;
+    printf("%dx%d %-4s %-10s %8.3f ms/frame  x%.3f", w, h,
+           gpuccl_backend_name(backend), mode_names[m], t[m].wall_ms,
+           t[m].wall_ms / t[0].wall_ms);
+    if (t[m].kernel_ms >= 0)
+      printf("  kernels %8.4f ms  x%.3f", t[m].kernel_ms,
+             t[m].kernel_ms / t[0].kernel_ms);
+    printf("  %.1f blobs\n", t[m].blobs);
+  }
+  for (int k = 0; k < RING; k++)
+    gpuccl_host_free(ctx, ring[k]);
+  gpuccl_host_free(ctx, empty);
+  gpuccl_context_free(ctx);
+  return status;
+}
+
+/* The OpenCV module (motion_opencv.cpp), loaded when it is there and its
+ * libraries load; NULL with the reason printed otherwise. */
+typedef struct {
+  MotionOpencv *(*create)(void);
+  long (*frame)(MotionOpencv *, const uint8_t *, int, int, size_t);
+  void (*destroy)(MotionOpencv *);
+} OpencvApi;
+
+static bool load_opencv(OpencvApi *api)
+{
+#ifdef MOTION_OPENCV_MODULE
+  void *h = dlopen(MOTION_OPENCV_MODULE, RTLD_NOW | RTLD_LOCAL);
+  if (h) {
+    *(void **)&api->create = dlsym(h, "motion_opencv_new");
+    *(void **)&api->frame = dlsym(h, "motion_opencv_frame");
+    *(void **)&api->destroy = dlsym(h, "motion_opencv_free");
+    if (api->create && api->frame && api->destroy)
+      return true;
+  }
+  printf("opencv mog2+ccws: not available (%s)\n", dlerror());
+#else
+  (void)api;
+  printf("opencv mog2+ccws: not built (no OpenCV video module)\n");
+#endif
+  return false;
+}
+
+static int bench_opencv(const OpencvApi *api, int w, int h, int n_frames)
+{
+  MotionOpencv *m = api->create();
+  uint8_t *ring = malloc((size_t)w * h * RING);
+  uint8_t *empty = malloc((size_t)w * h);
+  double *wall = malloc(sizeof(double) * n_frames);
+  if (!m || !ring || !empty || !wall)
+    return 1;
+  motion_scene_frame(empty, (size_t)w, w, h, 0);
+  for (int k = 0; k < RING; k++)
+    motion_scene_frame(ring + (size_t)k * w * h, (size_t)w, w, h, 40 + k);
+  double blobs = 0;
+  for (int i = 0; i < WARM + n_frames; i++) {
+    const uint8_t *frame =
+        i < WARM ? empty : ring + (size_t)(i % RING) * w * h;
+    const double t0 = now_ms();
+    const long n = api->frame(m, frame, w, h, (size_t)w);
+    const double t1 = now_ms();
+    if (n < 0)
+      return 1;
+    if (i >= WARM) {
+      wall[i - WARM] = t1 - t0;
+      blobs += (double)n;
+    }
+  }
+  printf("%dx%d opencv mog2+ccws %8.3f ms/frame  (1 thread)  %.1f blobs\n",
+         w, h, median(wall, n_frames), blobs / n_frames);
+  api->destroy(m);
+  free(empty);
+  free(ring);
+  free(wall);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  const char *sizes = "1920x1080,3840x2160", *backends = NULL;
+  int n_frames = 100;
+  bool opencv = true;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
+      sizes = argv[++i];
+    else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+      n_frames = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+      backends = argv[++i];
+    else if (!strcmp(argv[i], "--no-opencv"))
+      opencv = false;
+    else {
+      fprintf(stderr, "usage: %s [--sizes WxH[,WxH...]] [--frames N] "
+                      "[--backend cpu|cuda[,...]] [--no-opencv]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+  if (n_frames < 1)
+    n_frames = 1;
+  const bool want_cuda = backends ? strstr(backends, "cuda") != NULL
+                                  : gpuccl_cuda_available(0, NULL);
+  const bool want_cpu = !backends || strstr(backends, "cpu") != NULL;
+  OpencvApi opencv_api = {0};
+  opencv = opencv && load_opencv(&opencv_api);
+  char *list = strdup(sizes);
+  int status = 0;
+  for (char *tok = strtok(list, ","); tok && !status; tok = strtok(NULL, ",")) {
+    int w, h;
+    if (sscanf(tok, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 ||
+        w > GPUCCL_MAX_SIDE || h > GPUCCL_MAX_SIDE) {
+      fprintf(stderr, "bad size %s\n", tok);
+      status = 2;
+      break;
+    }
+    if (want_cpu)
+      status = bench_backend(GPUCCL_BACKEND_CPU, w, h, n_frames);
+    if (!status && want_cuda)
+      status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, n_frames);
+    if (!status && opencv)
+      status = bench_opencv(&opencv_api, w, h, n_frames);
+  }
+  free(list);
+  return status;
+}

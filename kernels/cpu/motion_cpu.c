@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Binarisation by motion on the CPU: each sample against its pixel of the
+ * background model (motion.h), the model learned in the same pass over the
+ * row. U8 rows 16 pixels at a time with SSE2; the rest one pixel at a
+ * time, one loop per model type, the sample read as ccl_cpu.c reads it. */
+#include "cpu.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* 16 U8 pixels against their uint16_t model values, 8 to a vector, as
+ * motion.h computes them one by one: their foreground bits (bit i = pixel
+ * i, before invert and warm-up) and the model learned. The step is
+ * computed on |d| as gpuccl_motion_learn does: the high half of
+ * |d| * rate (mulhi) plus the rounding carry out of the low half (mullo):
+ * + 32768 above the model, + 32767 below. rate < 65536 here (1: copied). */
+static unsigned motion16_u8(const uint8_t *samples, uint16_t *model,
+                            const GpucclMotion *m, __m128i thr, __m128i rate)
+{
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i v = _mm_loadu_si128((const __m128i *)samples);
+  const __m128i s[2] = {_mm_unpacklo_epi8(v, zero),
+                        _mm_unpackhi_epi8(v, zero)};
+  __m128i over[2];
+  for (int h = 0; h < 2; h++) {
+    __m128i *q = (__m128i *)(model + 8 * h);
+    const __m128i b = _mm_loadu_si128(q);
+    const __m128i level =
+        _mm_srli_epi16(_mm_add_epi16(b, _mm_set1_epi16(128)), 8);
+    const __m128i d = m->fresh ? zero
+                               : _mm_or_si128(_mm_subs_epu16(s[h], level),
+                                              _mm_subs_epu16(level, s[h]));
+    over[h] = _mm_cmpgt_epi16(d, thr); /* d, thr <= 255: signed is fine */
+    const __m128i target = _mm_slli_epi16(s[h], 8);
+    __m128i nb = target;
+    if (m->rate < GPUCCL_MOTION_RATE_ONE) {
+      const __m128i up = _mm_subs_epu16(target, b);
+      const __m128i down = _mm_subs_epu16(b, target);
+      const __m128i up_step =
+          _mm_add_epi16(_mm_mulhi_epu16(up, rate),
+                        _mm_srli_epi16(_mm_mullo_epi16(up, rate), 15));
+      /* carry of + 32767: the low half above 32768, as a signed compare
+       * with the top bit flipped (-1 where it carries) */
+      const __m128i low = _mm_xor_si128(_mm_mullo_epi16(down, rate),
+                                        _mm_set1_epi16((short)0x8000));
+      const __m128i down_step = _mm_sub_epi16(_mm_mulhi_epu16(down, rate),
+                                              _mm_cmpgt_epi16(low, zero));
+      nb = _mm_sub_epi16(_mm_add_epi16(b, up_step), down_step);
+    }
+    if (m->selective) /* learn where the pixel matches: not over */
+      nb = _mm_or_si128(_mm_and_si128(over[h], b),
+                        _mm_andnot_si128(over[h], nb));
+    _mm_storeu_si128(q, nb);
+  }
+  return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(over[0], over[1]));
+}
+#endif
+
+/* Bits of pixels [x, x + n) (n <= 64) of row y, a model of type T. */
+#define MOTION_WORD(T, shift)                                                  \
+  do {                                                                         \
+    T *model = (T *)m->model + (size_t)y * width;                              \
+    for (int i = 0; i < n; i++) {                                              \
+      uint32_t v = model[x + i];                                               \
+      word |= (uint64_t)gpuccl_motion_pixel(sample_at(row, x + i, b), &v, m,   \
+                                            threshold, b->invert, (shift))     \
+              << i;                                                            \
+      model[x + i] = (T)v;                                                     \
+    }                                                                          \
+  } while (0)
+
+void gpuccl_cpu_motion_bits(const uint8_t *row, int y, int width,
+                            const Binarizer *b, uint64_t *bits)
+{
+  const GpucclMotion *m = b->motion;
+  const unsigned threshold = (unsigned)b->threshold;
+  const bool wide = b->format == GPUCCL_PIXEL_U16;
+#if defined(__SSE2__)
+  const __m128i thr = _mm_set1_epi16((short)threshold);
+  const __m128i rate = _mm_set1_epi16((short)(uint16_t)m->rate);
+#endif
+  for (int x = 0, w = 0; x < width; x += 64, w++) {
+    const int n = width - x < 64 ? width - x : 64;
+    uint64_t word = 0;
+#if defined(__SSE2__)
+    if (b->format == GPUCCL_PIXEL_U8 && n == 64) {
+      uint16_t *model = (uint16_t *)m->model + (size_t)y * width + x;
+      for (int k = 0; k < 4; k++)
+        word |= (uint64_t)motion16_u8(row + x + 16 * k, model + 16 * k, m,
+                                      thr, rate)
+                << (16 * k);
+      if (b->invert)
+        word = ~word;
+      bits[w] = m->emit ? word : 0;
+      continue;
+    }
+#endif
+    if (wide)
+      MOTION_WORD(uint32_t, 16);
+    else
+      MOTION_WORD(uint16_t, 8);
+    bits[w] = word;
+  }
+}
+
+void gpuccl_cpu_motion_histogram(const GpucclImage *image, const Binarizer *b,
+                                 uint32_t hist[256])
+{
+  const bool wide = image->format == GPUCCL_PIXEL_U16;
+  const unsigned shift = gpuccl_motion_shift(wide);
+  const size_t width = (size_t)image->width;
+  memset(hist, 0, 256 * sizeof *hist);
+  for (int y = 0; y < image->height; y++) {
+    const uint8_t *row = (const uint8_t *)image->data + y * image->stride;
+    for (size_t x = 0; x < width; x++) {
+      const size_t i = (size_t)y * width + x;
+      const uint32_t v = wide ? ((const uint32_t *)b->motion->model)[i]
+                              : ((const uint16_t *)b->motion->model)[i];
+      const unsigned d =
+          gpuccl_motion_frame_diff(sample_at(row, (int)x, b), v, b->motion,
+                                   shift);
+      hist[wide ? d >> 8 : d]++; /* U16: the high byte, as gpuccl.h says */
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Binarisation by motion (gpuccl.h, "Background models"): the arithmetic
+ * of one pixel against its background model, shared by every backend so
+ * they all give the same bits and the same model (plain C; host and device
+ * under nvcc, as otsu.h).
+ *
+ * The model holds B in fixed point, `shift` fraction bits: 8 for 8-bit
+ * samples (uint16_t: 255.996 fits 16 bits), 16 for U16 samples (uint32_t).
+ * Integers only, so no compiler or device can round differently. */
+#ifndef GPUCCL_MOTION_H
+#define GPUCCL_MOTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifndef GPUCCL_HOST_DEVICE
+#ifdef __CUDACC__
+#define GPUCCL_HOST_DEVICE __host__ __device__
+#else
+#define GPUCCL_HOST_DEVICE
+#endif
+#endif
+
+/* A learning rate of 1 in Q16: the sample replaces the model. */
+#define GPUCCL_MOTION_RATE_ONE 65536u
+
+/* What one frame does with its model, worked out by the front
+ * (background.c) before a backend runs. */
+typedef struct {
+  /* width * height values, row after row (stride = width): uint16_t for
+   * 8-bit samples, uint32_t for U16; memory of the context's backend.
+   * NULL: no model, the samples are thresholded. */
+  void *model;
+  uint32_t rate;  /* Q16, 0..GPUCCL_MOTION_RATE_ONE */
+  bool selective; /* learn only where D <= threshold */
+  bool emit;      /* false in warm-up: no foreground */
+  /* The first frame after a reset: the model holds nothing (another size
+   * or format's values, or none), so D is 0 and the frame is copied. */
+  bool fresh;
+} GpucclMotion;
+
+/* Fraction bits of the model of samples of `wide` (U16) or 8-bit. */
+GPUCCL_HOST_DEVICE static inline unsigned gpuccl_motion_shift(bool wide)
+{
+  return wide ? 16u : 8u;
+}
+
+/* D = |s - round(B)|, in the samples' units. */
+GPUCCL_HOST_DEVICE static inline unsigned gpuccl_motion_diff(unsigned s,
+                                                             uint32_t b,
+                                                             unsigned shift)
+{
+  const unsigned level = (unsigned)((b + (1u << (shift - 1))) >> shift);
+  return s > level ? s - level : level - s;
+}
+
+/* B + rate * (s - B): the step (d * rate + 32768) >> 16 of the signed
+ * fixed-point difference d, an arithmetic shift (rounded half up), which
+ * is what gpuccl.h defines. Computed on |d| so that 8-bit samples need no
+ * 64-bit product (|d| < 2^16 and rate < 2^16: the product and its
+ * rounding fit 32 bits): for d < 0 the step is -((|d| * rate + 32767) >>
+ * 16), the same floor. Rate 1 copies the sample. The result lies between B
+ * and s << shift, so it never leaves the model's type. */
+GPUCCL_HOST_DEVICE static inline uint32_t gpuccl_motion_learn(unsigned s,
+                                                              uint32_t b,
+                                                              uint32_t rate,
+                                                              unsigned shift)
+{
+  if (rate >= GPUCCL_MOTION_RATE_ONE)
+    return (uint32_t)s << shift;
+  if (shift == 8) {
+    const uint32_t target = (uint32_t)s << 8;
+    return target >= b ? b + (((target - b) * rate + 32768u) >> 16)
+                       : b - (((b - target) * rate + 32767u) >> 16);
+  }
+  const uint64_t target = (uint64_t)s << shift;
+  return target >= b
+             ? b + (uint32_t)(((target - b) * rate + 32768u) >> 16)
+             : b - (uint32_t)(((b - target) * rate + 32767u) >> 16);
+}
+
+/* D of a pixel in a frame of m: 0 in a fresh model's first frame. */
+GPUCCL_HOST_DEVICE static inline unsigned
+gpuccl_motion_frame_diff(unsigned s, uint32_t b, const GpucclMotion *m,
+                         unsigned shift)
+{
+  return m->fresh ? 0u : gpuccl_motion_diff(s, b, shift);
+}
+
+/* One pixel: its foreground bit, and *b learned. */
+GPUCCL_HOST_DEVICE static inline bool
+gpuccl_motion_pixel(unsigned s, uint32_t *b, const GpucclMotion *m,
+                    unsigned threshold, bool invert, unsigned shift)
+{
+  const unsigned d = gpuccl_motion_frame_diff(s, *b, m, shift);
+  if (!m->selective || d <= threshold)
+    *b = gpuccl_motion_learn(s, *b, m->rate, shift);
+  return m->emit && ((d > threshold) != invert);
+}
+
+#endif /* GPUCCL_MOTION_H */
