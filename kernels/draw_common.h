@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What an overlay writes, pixel by pixel — shared by the CPU overlays
- * (cpu/draw_cpu.c) and the CUDA ones, so both backends draw the same
+ * (draw_host.c) and the CUDA ones, so both backends draw the same
  * pixels with the same values. Header only, usable from host and device.
  *
  * Drawing order (later layers overwrite earlier ones):

@@ -5,8 +5,8 @@
 #include "cuda/cuda_internal.h"
 #endif
 #include "checked.h"
-#include "cpu/cpu.h"
 #include "draw_common.h"
+#include "draw_host.h"
 
 #include <stdarg.h>
 #include <stdio.h>

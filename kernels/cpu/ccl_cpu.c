@@ -23,6 +23,7 @@
  *
  * No recursion; all buffers live in the context and only grow. */
 #include "cpu.h"
+#include "../draw_host.h"
 
 #include "../blob_select.h"
 #include "../fault.h"
@@ -619,12 +620,18 @@ static void cpu_model_free(GpucclContext *ctx, void *model)
   free(model);
 }
 
+static GpucclStatus cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
+                             const GpucclDrawParams *params, GpucclError *error)
+{
+  return gpuccl_draw_on_host(&ctx->last, frame, params, error);
+}
+
 const GpucclBackendOps gpuccl_cpu_ops = {
     .kind = GPUCCL_BACKEND_CPU,
     .open = cpu_open,
     .close = cpu_close,
     .process = cpu_process,
-    .draw = gpuccl_cpu_draw,
+    .draw = cpu_draw,
     .host_alloc = cpu_host_alloc,
     .host_free = cpu_host_free,
     .model_alloc = cpu_model_alloc,

@@ -3,7 +3,7 @@
  * (labels, then boxes and crosses) by kernels, into a device frame in
  * place, or into a host frame whose planes go up once and come down once
  * (only with labels: boxes and crosses alone touch a few pixels, drawn on
- * the host by ../cpu/draw_cpu.c without moving a plane). One sync. Which
+ * the host by ../draw_host.c without moving a plane). One sync. Which
  * pixel gets which value is draw_common.h's; these kernels only decide who
  * writes it.
  *   - labels: one thread per 2x2 quad of luma pixels, so the thread that
@@ -17,8 +17,8 @@
 #include <new>
 
 #include "../backend.h"
-#include "../cpu/cpu.h"
 #include "../draw_common.h"
+#include "../draw_host.h"
 #include "../fault.h"
 #include "host_memory.h"
 

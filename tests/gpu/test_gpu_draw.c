@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CUDA overlays against the CPU ones (kernels/cpu/draw_cpu.c, the reference
+/* CUDA overlays against the CPU ones (kernels/draw_host.c, the reference
  * for draw_common.h's pixel rules): the same binary image processed on both
  * contexts (results compared by gpu_check_same), then the same frame, full
  * of junk, padding included, drawn by each; every byte of every plane must

@@ -2,7 +2,7 @@
 /* gpuccl_process_draw into frames in device memory, where the CUDA backend
  * queues boxes and crosses behind the labeling and draws them from the
  * blob table on the device: every byte of every plane against the CPU
- * backend's gpuccl_process + gpuccl_draw (kernels/cpu/draw_cpu.c, the
+ * backend's gpuccl_process + gpuccl_draw (kernels/draw_host.c, the
  * reference of draw_common.h) on the same host frame, junk and row padding
  * included. Both pipelines (HA4 tiled, HA4-64 strips), every frame
  * format, line widths 1..3, boxes and crosses; also the paths that draw

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CPU overlays: the blobs of the last result drawn into a frame, in place.
- * Which pixels get which values is defined in ../draw_common.h (shared
- * with the CUDA overlays); this file only walks the pixels. Boxes and
+/* Host overlays: the blobs of the last result drawn into a frame in host
+ * memory, in place, for every backend (the CPU backend's gpuccl_draw, the
+ * CUDA backend's boxes and crosses on a host frame, gpuccl_draw_ids).
+ * Which pixels get which values is defined in draw_common.h (shared with
+ * the CUDA overlays); this file only walks the pixels. Boxes and
  * crosses cost O(perimeter) per blob, drawn as small rectangles; only the
  * label colouring visits every pixel. */
-#include "cpu.h"
-#include "../draw_common.h"
+#include "draw_host.h"
+#include "backend.h" /* gpuccl_set_error */
+#include "draw_common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -268,10 +271,4 @@ GpucclStatus gpuccl_draw_on_host(const GpucclResult *last,
       draw_cross(frame, &last->blobs[i], params->line_width, &pen);
   }
   return GPUCCL_OK;
-}
-
-GpucclStatus gpuccl_cpu_draw(GpucclContext *ctx, const GpucclFrame *frame,
-                             const GpucclDrawParams *params, GpucclError *error)
-{
-  return gpuccl_draw_on_host(&ctx->last, frame, params, error);
 }
