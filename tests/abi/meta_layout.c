@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 {
   if (GST_CCL_BLOB_META_SOVERSION != GST_CCL_BLOB_META_ABI_VERSION) {
     printf("FAIL: GST_CCL_BLOB_META_ABI_VERSION %d, soname version %d "
-           "(gst/meson.build): they must agree\n",
+           "(meta/meson.build): they must agree\n",
            GST_CCL_BLOB_META_ABI_VERSION, GST_CCL_BLOB_META_SOVERSION);
     return 1;
   }

@@ -34,8 +34,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   g_setenv ("GST_REGISTRY_FORK", "no", FALSE);
   gst_init (argc, argv);
   /* Under libFuzzer the plugin is loaded by name, not found by scanning
-   * its folder: a scan would also open and close libgstcclblobmeta.so,
-   * and closing an instrumented library pulls its coverage counters from
+   * its folder: a scan would also open and close any other library
+   * there (libgstcclblobmeta.so before it had its own folder), and closing an instrumented library pulls its coverage counters from
    * under libFuzzer. */
   const gchar *plugin = g_getenv ("GPUCCL_PLUGIN");
   if (plugin) {

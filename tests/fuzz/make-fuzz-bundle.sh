@@ -33,14 +33,15 @@ extra=("$@")
 "$src/tests/fuzz/run-fuzz.sh" --build "$build" --build-only
 
 rm -rf "$bundle"
-mkdir -p "$bundle/tests/fuzz" "$bundle/kernels" "$bundle/gst"
+mkdir -p "$bundle/tests/fuzz" "$bundle/kernels" "$bundle/meta" "$bundle/gst"
 cp "$build/tests/fuzz/fuzz-gpuccl" "$build/tests/fuzz/fuzz-element" \
   "$bundle/tests/fuzz/"
 # the libraries with their version links (not meson's *.p folders)
 find "$build/kernels" -maxdepth 1 -name 'libgpuccl.so*' ! -type d \
   -exec cp -P {} "$bundle/kernels/" \;
-find "$build/gst" -maxdepth 1 \( -name 'libgstcclblobmeta.so*' -o \
-  -name libgstgpucclblob.so \) ! -type d -exec cp -P {} "$bundle/gst/" \;
+find "$build/meta" -maxdepth 1 -name 'libgstcclblobmeta.so*' ! -type d \
+  -exec cp -P {} "$bundle/meta/" \;
+cp "$build/gst/libgstgpucclblob.so" "$bundle/gst/"
 
 # The environment of run-fuzz.sh, so that the merge runs the targets as
 # the fuzzing does.
