@@ -90,6 +90,14 @@ extern const GpucclBackendOps gpuccl_cpu_ops;
 #ifdef GPUCCL_HAVE_CUDA
 extern const GpucclBackendOps gpuccl_cuda_ops;
 bool gpuccl_cuda_probe(int device_id, GpucclError *error);
+/* gpuccl_context_wait_cuda_stream on a CUDA context (stream_order.cu). */
+GpucclStatus gpuccl_cuda_wait_stream(GpucclContext *ctx, void *cuda_stream,
+                                     GpucclError *error);
+/* gpuccl_host_alloc_on with CUDA, and its release: false when ptr is not
+ * such a block (host_memory.cu). */
+void *gpuccl_cuda_host_alloc_on(int device_id, size_t size,
+                                GpucclMemory memory, GpucclError *error);
+bool gpuccl_cuda_host_release(void *ptr);
 #endif
 
 /* Query points x blobs above which a backend does not search

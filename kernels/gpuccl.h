@@ -325,6 +325,19 @@ GPUCCL_API GpucclContext *gpuccl_context_new_cuda(void *cuda_context,
                                                   void *cuda_stream,
                                                   GpucclError *error);
 
+/* Stream ordering for a context of gpuccl_context_new_cuda: the context's
+ * next calls run after all the work queued so far on `cuda_stream`, a
+ * stream of the same CUDA context (e.g. the one a producer wrote the image
+ * on and did not wait for). An event recorded there and waited on by the
+ * context's stream: the host does not block, and the call that reads the
+ * image still returns only once its own work is done. Nothing to do for
+ * the context's own stream. NULL is the CUDA context's legacy default
+ * stream, which a context's own non-blocking stream does not wait for by
+ * itself. UNSUPPORTED on a context that is not a CUDA one. */
+GPUCCL_API GpucclStatus gpuccl_context_wait_cuda_stream(GpucclContext *ctx,
+                                                        void *cuda_stream,
+                                                        GpucclError *error);
+
 /* Diagnostics: how many times this process copied a frame's pixels from
  * the host to a CUDA device (labeling uploads and overlay uploads, all
  * contexts together; 0 without CUDA). A frame in device memory or in a
@@ -345,6 +358,18 @@ GPUCCL_API bool gpuccl_cuda_available(int device_id, GpucclError *error);
 GPUCCL_API void *gpuccl_host_alloc(GpucclContext *ctx, size_t size,
                                    GpucclMemory memory, GpucclError *error);
 GPUCCL_API void gpuccl_host_free(GpucclContext *ctx, void *ptr);
+
+/* The same blocks without a context, for a buffer pool that outlives the
+ * contexts that read its blocks (and need not open one of its own): the
+ * memory `backend` reads fastest on device `device_id` (AUTO: CUDA when
+ * that device is usable, else the CPU's). Pinned blocks are known to
+ * every context of the process, as above. Freed with gpuccl_host_release,
+ * from any thread; the caller makes sure no call still reads the block
+ * (each call returns once its work is done). */
+GPUCCL_API void *gpuccl_host_alloc_on(GpucclBackend backend, int device_id,
+                                      size_t size, GpucclMemory memory,
+                                      GpucclError *error);
+GPUCCL_API void gpuccl_host_release(void *ptr);
 
 /* Overlays: draw the blobs of the last gpuccl_process() result into a frame
  * of the same size, in place. On a CUDA context: a frame in device memory

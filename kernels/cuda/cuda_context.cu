@@ -447,6 +447,8 @@ static void close_ctx(CudaCtx *c)
   }
   if (c->ev_side_done)
     cudaEventDestroy(c->ev_side_done);
+  if (c->ev_upstream)
+    cudaEventDestroy(c->ev_upstream);
   if (c->stream && c->own_stream)
     cudaStreamDestroy(c->stream);
   cudaGetLastError();

@@ -68,6 +68,9 @@ struct CudaCtx {
    * joined before the frame's sync (ev_side_done). */
   cudaStream_t side_stream;
   cudaEvent_t ev_side_done;
+  /* gpuccl_context_wait_cuda_stream: recorded on the caller's stream and
+   * waited for on `stream` (stream_order.cu); made at first use. */
+  cudaEvent_t ev_upstream;
   bool timed; /* the events hold the last frame's kernels */
 
   /* Size-independent. */

@@ -67,12 +67,18 @@ static void steady_state(GpucclContext *gpu)
     free(frames[i]);
 }
 
+/* Blocks of the labeling context, or (contextless) of
+ * gpuccl_host_alloc_on as a buffer pool allocates them: read alike. */
 static void host_memory(GpucclContext *gpu, GpucclContext *cpu,
-                        GpucclMemory memory, const char *name)
+                        GpucclMemory memory, bool contextless,
+                        const char *name)
 {
   const size_t stride = W + 3;
   GpucclError e = {0};
-  uint8_t *buf = gpuccl_host_alloc(gpu, stride * H, memory, &e);
+  uint8_t *buf =
+      contextless
+          ? gpuccl_host_alloc_on(GPUCCL_BACKEND_CUDA, 0, stride * H, memory, &e)
+          : gpuccl_host_alloc(gpu, stride * H, memory, &e);
   GPU_EXPECT(buf != NULL, "%s host_alloc: %s", name, e.message);
   if (!buf)
     return;
@@ -93,7 +99,10 @@ static void host_memory(GpucclContext *gpu, GpucclContext *cpu,
     snprintf(label, sizeof label, "%s frame %d offset", name, i);
     GPU_EXPECT(gpu_check_same(gpu, cpu, &sub, &p, label), "%s", label);
   }
-  gpuccl_host_free(gpu, buf);
+  if (contextless)
+    gpuccl_host_release(buf);
+  else
+    gpuccl_host_free(gpu, buf);
 }
 
 static void size_changes(GpucclContext *gpu, GpucclContext *cpu)
@@ -125,9 +134,15 @@ int main(void)
   GpucclError e = {0};
   GPU_EXPECT(gpuccl_context_backend(gpu) == GPUCCL_BACKEND_CUDA, "backend");
   steady_state(gpu);
-  host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, "COPY");
-  host_memory(gpu, cpu, GPUCCL_MEMORY_MAPPED, "MAPPED");
-  host_memory(gpu, cpu, GPUCCL_MEMORY_AUTO, "AUTO");
+  host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, false, "COPY");
+  host_memory(gpu, cpu, GPUCCL_MEMORY_MAPPED, false, "MAPPED");
+  host_memory(gpu, cpu, GPUCCL_MEMORY_AUTO, false, "AUTO");
+  int64_t live = gpuccl_cuda_live_allocations();
+  host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, true, "contextless COPY");
+  host_memory(gpu, cpu, GPUCCL_MEMORY_MAPPED, true, "contextless MAPPED");
+  GPU_EXPECT(gpuccl_cuda_live_allocations() == live,
+             "contextless blocks not all released: %lld live, %lld before",
+             (long long)gpuccl_cuda_live_allocations(), (long long)live);
   size_changes(gpu, cpu);
   /* The CUDA backend's overlays are not there yet: a clear status. */
   GpucclFrame frame = {0};

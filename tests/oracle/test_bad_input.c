@@ -116,6 +116,44 @@ int main(void)
     failures++;
   }
 
+  /* Host blocks without a context: the CPU backend's, written over and
+   * released; bad arguments refused. Stream ordering is a CUDA context's
+   * call: a clear status on the CPU one. */
+  checks++;
+  uint8_t *block = gpuccl_host_alloc_on(GPUCCL_BACKEND_CPU, 0, 4096,
+                                        GPUCCL_MEMORY_AUTO, &error);
+  if (!block) {
+    printf("FAIL gpuccl_host_alloc_on(CPU): %s\n", error.message);
+    failures++;
+  } else {
+    memset(block, 0xa5, 4096);
+    gpuccl_host_release(block);
+  }
+  gpuccl_host_release(NULL);
+  checks++;
+  if (gpuccl_host_alloc_on(GPUCCL_BACKEND_CPU, 0, 0, GPUCCL_MEMORY_AUTO,
+                           &error) != NULL ||
+      error.status != GPUCCL_ERROR_INVALID_ARGUMENT ||
+      gpuccl_host_alloc_on((GpucclBackend)42, 0, 64, GPUCCL_MEMORY_AUTO,
+                           &error) != NULL ||
+      error.status != GPUCCL_ERROR_INVALID_ARGUMENT ||
+      gpuccl_host_alloc_on(GPUCCL_BACKEND_CPU, -1, 64, GPUCCL_MEMORY_AUTO,
+                           &error) != NULL ||
+      gpuccl_host_alloc_on(GPUCCL_BACKEND_CPU, 0, 64, (GpucclMemory)9,
+                           &error) != NULL) {
+    printf("FAIL bad contextless host allocation arguments accepted\n");
+    failures++;
+  }
+  checks++;
+  if (gpuccl_context_wait_cuda_stream(ctx, NULL, &error) !=
+          GPUCCL_ERROR_UNSUPPORTED ||
+      gpuccl_context_wait_cuda_stream(NULL, NULL, &error) !=
+          GPUCCL_ERROR_INVALID_ARGUMENT) {
+    printf("FAIL stream ordering on a CPU context or none: %s\n",
+           gpuccl_status_name(error.status));
+    failures++;
+  }
+
   /* A crossed area range is an empty one, not an error (gpuccl.h): the
    * two can be changed one at a time. */
   checks++;
