@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* GstGpucclAllocator: GstMemory over gpuccl_host_alloc(). */
+/* GstGpucclAllocator: GstMemory over gpuccl_host_alloc_on(). The blocks
+ * are process-wide (any library context reads them, pinned portable with
+ * CUDA), so the allocator keeps no library context of its own: a backend
+ * and a device, resolved once. */
 #include "gstgpucclallocator.h"
 
 #include <string.h>
@@ -19,10 +22,10 @@ struct _GstGpucclAllocator
 {
   GstAllocator parent;
 
-  /* A gpuccl context is not thread-safe, and buffers are freed in any
-   * thread: every use of ctx holds lock. */
-  GMutex lock;
-  GpucclContext *ctx;
+  /* Set once at creation; gpuccl_host_alloc_on and gpuccl_host_release
+   * may be called from any thread. */
+  GpucclBackend backend;        /* CPU or CUDA, never AUTO */
+  gint device_id;
   GpucclMemory memory;
 };
 
@@ -40,9 +43,8 @@ gpuccl_memory_new (GstGpucclAllocator * self, gsize maxsize, gsize align,
 
   /* Over-allocate so any requested alignment can be honoured, whatever
    * the backend's own alignment is. */
-  g_mutex_lock (&self->lock);
-  base = gpuccl_host_alloc (self->ctx, maxsize + align, self->memory, &error);
-  g_mutex_unlock (&self->lock);
+  base = gpuccl_host_alloc_on (self->backend, self->device_id,
+      maxsize + align, self->memory, &error);
   if (!base) {
     GST_ERROR_OBJECT (self, "cannot allocate %" G_GSIZE_FORMAT " bytes: %s",
         maxsize, error.message);
@@ -76,14 +78,10 @@ gst_gpuccl_allocator_alloc (GstAllocator * allocator, gsize size,
 static void
 gst_gpuccl_allocator_free (GstAllocator * allocator, GstMemory * memory)
 {
-  GstGpucclAllocator *self = GST_GPUCCL_ALLOCATOR (allocator);
   GstGpucclMemory *mem = (GstGpucclMemory *) memory;
 
-  if (mem->base) {
-    g_mutex_lock (&self->lock);
-    gpuccl_host_free (self->ctx, mem->base);
-    g_mutex_unlock (&self->lock);
-  }
+  /* Any thread: a buffer goes when its last reader is done with it. */
+  gpuccl_host_release (mem->base);
   g_free (mem);
 }
 
@@ -144,21 +142,10 @@ gpuccl_mem_share (GstMemory * memory, gssize offset, gssize size)
 }
 
 static void
-gst_gpuccl_allocator_finalize (GObject * object)
-{
-  GstGpucclAllocator *self = GST_GPUCCL_ALLOCATOR (object);
-
-  gpuccl_context_free (self->ctx);
-  g_mutex_clear (&self->lock);
-  G_OBJECT_CLASS (gst_gpuccl_allocator_parent_class)->finalize (object);
-}
-
-static void
 gst_gpuccl_allocator_class_init (GstGpucclAllocatorClass * klass)
 {
   GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->finalize = gst_gpuccl_allocator_finalize;
   allocator_class->alloc = gst_gpuccl_allocator_alloc;
   allocator_class->free = gst_gpuccl_allocator_free;
 }
@@ -168,7 +155,6 @@ gst_gpuccl_allocator_init (GstGpucclAllocator * self)
 {
   GstAllocator *allocator = GST_ALLOCATOR_CAST (self);
 
-  g_mutex_init (&self->lock);
   allocator->mem_type = GST_GPUCCL_MEMORY_TYPE;
   allocator->mem_map = gpuccl_mem_map;
   allocator->mem_unmap = gpuccl_mem_unmap;
@@ -181,18 +167,23 @@ GstAllocator *
 gst_gpuccl_allocator_new (GpucclBackend backend, gint device_id,
     GpucclMemory memory, GpucclError * error)
 {
-  GpucclContext *ctx = gpuccl_context_new (backend, device_id, error);
   GstGpucclAllocator *self;
 
-  if (!ctx)
+  /* AUTO as a context would resolve it; a CUDA device that is not there
+   * is refused now rather than at the first allocation. */
+  if (backend == GPUCCL_BACKEND_AUTO)
+    backend = gpuccl_cuda_available (device_id, NULL) ?
+        GPUCCL_BACKEND_CUDA : GPUCCL_BACKEND_CPU;
+  else if (backend == GPUCCL_BACKEND_CUDA &&
+      !gpuccl_cuda_available (device_id, error))
     return NULL;
   self = g_object_new (GST_TYPE_GPUCCL_ALLOCATOR, NULL);
   gst_object_ref_sink (self);
-  self->ctx = ctx;
+  self->backend = backend;
+  self->device_id = device_id;
   self->memory = memory;
-  GST_DEBUG_OBJECT (self, "host memory for %s (%s), memory mode %d",
-      gpuccl_backend_name (gpuccl_context_backend (ctx)),
-      gpuccl_context_device_name (ctx), (int) memory);
+  GST_DEBUG_OBJECT (self, "host memory for %s device %d, memory mode %d",
+      gpuccl_backend_name (backend), device_id, (int) memory);
   return GST_ALLOCATOR_CAST (self);
 }
 

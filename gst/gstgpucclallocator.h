@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* GstGpucclAllocator — host memory from gpuccl_host_alloc(): page-locked
+/* GstGpucclAllocator — host memory from gpuccl_host_alloc_on(): page-locked
  * (pinned, optionally mapped into the GPU's address space) with the CUDA
  * backend, so the per-frame upload is a DMA; plain aligned memory on the
  * CPU backend. Offered upstream by gpucclblob in its buffer pool. */
@@ -17,9 +17,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (GstGpucclAllocator, gst_gpuccl_allocator, GST,
     GPUCCL_ALLOCATOR, GstAllocator)
 
-/* An allocator with its own gpuccl context (memory must be freed by the
- * context that allocated it, and buffers outlive the element's context).
- * NULL with *error filled when the backend cannot be opened. */
+/* An allocator of host blocks for `backend` on `device_id`, without a
+ * library context (the blocks are process-wide, and buffers outlive the
+ * element's context). NULL with *error filled when backend=cuda and that
+ * device is not usable. */
 GstAllocator *gst_gpuccl_allocator_new (GpucclBackend backend, gint device_id,
     GpucclMemory memory, GpucclError * error);
 

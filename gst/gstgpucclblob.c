@@ -81,23 +81,21 @@ gst_gpuccl_blob_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   return gst_gpuccl_blob_transform_buffer (GST_GPUCCL_BLOB (trans), buf);
 }
 
-#ifdef HAVE_GST_CUDA
+/* A CUDA context from the neighbours or the application (a no-op in a
+ * build without CUDA memory). */
 static void
 gst_gpuccl_blob_set_context (GstElement * element, GstContext * context)
 {
   gst_gpuccl_blob_cuda_set_context (GST_GPUCCL_BLOB (element), context);
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
-#endif
 
 static gboolean
 gst_gpuccl_blob_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
-#ifdef HAVE_GST_CUDA
   if (gst_gpuccl_blob_cuda_query (GST_GPUCCL_BLOB (trans), query))
     return TRUE;
-#endif
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
           query))
     return FALSE;
@@ -178,11 +176,7 @@ gst_gpuccl_blob_stop (GstBaseTransform * trans)
   GstGpucclBlob *self = GST_GPUCCL_BLOB (trans);
 
   gst_gpuccl_blob_close_context (self);
-#ifdef HAVE_GST_CUDA
-  /* The library context before the CUDA context it lives in. */
-  gst_gpuccl_blob_cuda_close (self);
-  gst_clear_object (&self->cuda_context);
-#endif
+  gst_gpuccl_blob_cuda_stop (self);
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
   g_clear_pointer (&self->listing_keys, g_free);
   g_clear_pointer (&self->track_ids, g_free);
@@ -204,10 +198,7 @@ gst_gpuccl_blob_finalize (GObject * object)
   GstGpucclBlob *self = GST_GPUCCL_BLOB (object);
 
   gst_gpuccl_blob_close_context (self);
-#ifdef HAVE_GST_CUDA
-  gst_gpuccl_blob_cuda_close (self);
-  gst_clear_object (&self->cuda_context);
-#endif
+  gst_gpuccl_blob_cuda_free (self);
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
   g_free (self->listing_keys);
   g_free (self->track_ids);
@@ -253,9 +244,7 @@ gst_gpuccl_blob_class_init (GstGpucclBlobClass * klass)
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_sink_event);
   trans_class->transform_ip_on_passthrough = TRUE;
   trans_class->query = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_query);
-#ifdef HAVE_GST_CUDA
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_set_context);
-#endif
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_gpuccl_blob_set_info);
   /* Called by our transform_ip; set also because GstVideoFilter turns
    * transform_ip_on_passthrough off for a class without it. */
@@ -284,6 +273,7 @@ static void
 gst_gpuccl_blob_init (GstGpucclBlob * self)
 {
   gst_gpuccl_blob_settings_init (&self->settings);
+  gst_gpuccl_blob_cuda_init (self);
 
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),

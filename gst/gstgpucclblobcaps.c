@@ -28,29 +28,36 @@
     "format = (string) " formats ", " \
     "width = (int) [ 1, " SIDE " ], height = (int) [ 1, " SIDE " ], " \
     "framerate = (fraction) [ 0, max ]"
-#ifdef HAVE_GST_CUDA
-/* CUDA memory first: a GPU upstream and downstream keep the frame on the
- * device; a neighbour without it negotiates system memory. */
-#define CUDA_FEATURE "(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY ")"
-#define VIDEO_CAPS RAW_CAPS (CUDA_FEATURE, FORMATS) "; " RAW_CAPS ("", FORMATS)
-#define LUMA_CAPS RAW_CAPS (CUDA_FEATURE, "{ " LUMA_FORMATS " }") "; " \
-    RAW_CAPS ("", "{ " LUMA_FORMATS " }")
-#else
-#define VIDEO_CAPS RAW_CAPS ("", FORMATS)
-#define LUMA_CAPS RAW_CAPS ("", "{ " LUMA_FORMATS " }")
-#endif
+/* In a build with CUDA memory (gst_gpuccl_blob_cuda_built), CUDA memory
+ * first: a GPU upstream and downstream keep the frame on the device; a
+ * neighbour without it negotiates system memory. */
+#define CUDA_FEATURE "(memory:CUDAMemory)"   /* GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY */
+static GstStaticCaps video_caps = GST_STATIC_CAPS (RAW_CAPS ("", FORMATS));
+static GstStaticCaps luma_caps =
+GST_STATIC_CAPS (RAW_CAPS ("", "{ " LUMA_FORMATS " }"));
+static GstStaticCaps cuda_video_caps =
+GST_STATIC_CAPS (RAW_CAPS (CUDA_FEATURE, FORMATS) "; " RAW_CAPS ("",
+        FORMATS));
+static GstStaticCaps cuda_luma_caps =
+GST_STATIC_CAPS (RAW_CAPS (CUDA_FEATURE, "{ " LUMA_FORMATS " }") "; "
+    RAW_CAPS ("", "{ " LUMA_FORMATS " }"));
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (VIDEO_CAPS));
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (VIDEO_CAPS));
-static GstStaticCaps luma_caps = GST_STATIC_CAPS (LUMA_CAPS);
+static GstCaps *
+get_caps (GstStaticCaps * system, GstStaticCaps * cuda)
+{
+  return gst_static_caps_get (gst_gpuccl_blob_cuda_built ()? cuda : system);
+}
 
 void
 gst_gpuccl_blob_add_pad_templates (GstElementClass * element_class)
 {
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  GstCaps *caps = get_caps (&video_caps, &cuda_video_caps);
+
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
 }
 
 /* Whether every structure of the caps is wider or taller than the
@@ -130,7 +137,7 @@ gst_gpuccl_blob_answer_caps (GstGpucclBlob * self, GstQuery * query)
   if (rgb_asked)
     return;
 
-  luma_formats = gst_static_caps_get (&luma_caps);
+  luma_formats = get_caps (&luma_caps, &cuda_luma_caps);
   luma = gst_caps_intersect_full (caps, luma_formats, GST_CAPS_INTERSECT_FIRST);
   gst_caps_unref (luma_formats);
   if (gst_caps_is_empty (luma) || gst_caps_is_equal (luma, caps)) {

@@ -7,7 +7,23 @@
  * same memory on. This file decides where a buffer is labeled and how its
  * frame lies in its memory; gst_gpuccl_blob_transform_buffer maps it
  * (GST_MAP_CUDA: device pointers, and a device write makes GstCudaMemory
- * download before a later host map). */
+ * download before a later host map).
+ *
+ * Stream ordering (GStreamer >= 1.24, where a GstCudaMemory carries a
+ * GstCudaStream): a producer may queue its writes on the memory's stream
+ * and push without waiting (GST_CUDA_MEMORY_TRANSFER_NEED_SYNC), and so
+ * does GstCudaMemory itself when a GST_MAP_CUDA map uploads. The library
+ * labels on a stream of its own, so before it reads the frame its stream
+ * waits for the memory's (an event: the host does not block). The
+ * library's call returns once its work is done, which includes that wait:
+ * a frame we drew into has nothing left in flight, and its memory says so
+ * to the next reader, as GStreamer's CUDA converters do after their sync.
+ * GStreamer 1.22's memory has no stream and its producers sync before
+ * pushing: nothing to order there.
+ *
+ * The only file built differently with and without gstreamer-cuda-1.0
+ * (HAVE_GST_CUDA): without it, the stubs at the end keep every frame on
+ * the host path. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -15,10 +31,46 @@
 #include "gstgpucclblobprivate.h"
 #include "gstgpucclblobenums.h"
 
+#ifdef HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
 #define GST_CAT_DEFAULT gst_gpuccl_blob_debug
+
+typedef struct _GpucclBlobCuda GpucclBlobCuda;
+struct _GpucclBlobCuda
+{
+  /* Shared with the neighbours (context query, set_context): the object
+   * lock, as GStreamer's CUDA elements guard theirs. */
+  GstCudaContext *context;
+  /* streaming thread only: the library context that labels CUDA memory,
+   * made in the GstCudaContext of the frames' memory (lib_of, a ref) */
+  GpucclContext *lib;
+  GstCudaContext *lib_of;
+};
+
+gboolean
+gst_gpuccl_blob_cuda_built (void)
+{
+  return TRUE;
+}
+
+void
+gst_gpuccl_blob_cuda_init (GstGpucclBlob * self)
+{
+  self->cuda = g_new0 (GpucclBlobCuda, 1);
+}
+
+void
+gst_gpuccl_blob_cuda_free (GstGpucclBlob * self)
+{
+  if (!self->cuda)
+    return;
+  gst_gpuccl_blob_cuda_stop (self);
+  g_clear_pointer (&self->cuda, g_free);
+}
 
 void
 gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self, GstContext * context)
@@ -29,7 +81,7 @@ gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self, GstContext * context)
   device_id = self->settings.device_id;
   GST_OBJECT_UNLOCK (self);
   gst_cuda_handle_set_context (GST_ELEMENT (self), context, device_id,
-      &self->cuda_context);
+      &self->cuda->context);
 }
 
 /* TRUE when the query was a CUDA context query that we answered. */
@@ -38,64 +90,80 @@ gst_gpuccl_blob_cuda_query (GstGpucclBlob * self, GstQuery * query)
 {
   return GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
       gst_cuda_handle_context_query (GST_ELEMENT (self), query,
-      self->cuda_context);
+      self->cuda->context);
 }
 
-/* CUDA memory was negotiated: find the neighbours' context (or make one
+/* With CUDA memory negotiated: find the neighbours' context (or make one
  * and tell them), so that what upstream allocates and what we answer is
  * on one context. The frames are labeled in their memory's own context
  * whatever this finds. */
-void
-gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self)
+gboolean
+gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self, GstCaps * caps)
 {
   gint device_id;
 
+  if (!gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY))
+    return FALSE;
   /* Without a CUDA driver GStreamer's CUDA library cannot make one (and
    * aborts if asked): the frames then take the host path. */
   if (!gst_cuda_load_library ()) {
     GST_WARNING_OBJECT (self, "CUDA memory caps but no CUDA driver");
-    return;
+    return TRUE;
   }
   GST_OBJECT_LOCK (self);
   device_id = self->settings.device_id;
   GST_OBJECT_UNLOCK (self);
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
-          &self->cuda_context))
+          &self->cuda->context))
     GST_WARNING_OBJECT (self, "no CUDA context for device %d", device_id);
+  return TRUE;
+}
+
+/* The library context only: it lives in a GstCudaContext (lib_of). */
+static void
+close_lib (GstGpucclBlob * self)
+{
+  GpucclBlobCuda *cuda = self->cuda;
+
+  /* A background model made in it goes first. */
+  if (cuda->lib && self->background_ctx == cuda->lib)
+    gst_gpuccl_blob_motion_free (self);
+  gpuccl_context_free (cuda->lib);
+  cuda->lib = NULL;
+  gst_clear_object (&cuda->lib_of);
 }
 
 void
-gst_gpuccl_blob_cuda_close (GstGpucclBlob * self)
+gst_gpuccl_blob_cuda_stop (GstGpucclBlob * self)
 {
-  if (self->cuda_ctx && self->background_ctx == self->cuda_ctx)
-    gst_gpuccl_blob_motion_free (self); /* before its context */
-  gpuccl_context_free (self->cuda_ctx);
-  self->cuda_ctx = NULL;
-  gst_clear_object (&self->cuda_ctx_of);
+  close_lib (self);
+  gst_clear_object (&self->cuda->context);
 }
 
 /* The library context for frames of `context`, made again when the memory
  * comes from another context (renegotiation, another upstream). */
 static gboolean
-ensure_cuda_ctx (GstGpucclBlob * self, GstCudaContext * context)
+ensure_lib (GstGpucclBlob * self, GstCudaContext * context)
 {
+  GpucclBlobCuda *cuda = self->cuda;
   GpucclError error = { 0 };
 
-  if (self->cuda_ctx && self->cuda_ctx_of == context)
+  if (cuda->lib && cuda->lib_of == context)
     return TRUE;
-  gst_gpuccl_blob_cuda_close (self);
-  self->cuda_ctx = gpuccl_context_new_cuda (gst_cuda_context_get_handle
+  close_lib (self);
+  cuda->lib = gpuccl_context_new_cuda (gst_cuda_context_get_handle
       (context), NULL, &error);
-  if (!self->cuda_ctx) {
+  if (!cuda->lib) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Cannot label CUDA memory: %s", error.message),
         ("gpuccl status: %s; with backend=cpu the frames are downloaded "
             "and labeled on the host", gpuccl_status_name (error.status)));
     return FALSE;
   }
-  self->cuda_ctx_of = gst_object_ref (context);
+  cuda->lib_of = gst_object_ref (context);
   GST_INFO_OBJECT (self, "labeling CUDA memory of %" GST_PTR_FORMAT
-      " on %s", context, gpuccl_context_device_name (self->cuda_ctx));
+      " on %s", context, gpuccl_context_device_name (cuda->lib));
   return TRUE;
 }
 
@@ -134,14 +202,15 @@ memory_layout (GstGpucclBlob * self, GstBuffer * buf,
 
 /* Where this buffer is labeled: on the device when the negotiated caps
  * carry CUDA memory, the buffer holds one GstCudaMemory and the backend
- * is not the CPU; then the library context of its memory's CUDA context
- * is ready (self->cuda_ctx). Otherwise on the host path, which maps the
- * frame to system memory (GstCudaMemory downloads it); so also with
- * draw=ids, whose digits the host draws (gpuccl_draw_ids). *info (the
- * caps') gets the layout of any GstCudaMemory frame. */
+ * is not the CPU; then *ctx is the library context of its memory's CUDA
+ * context. Otherwise on the host path, which maps the frame to system
+ * memory (GstCudaMemory downloads it, after its stream's pending work);
+ * so also with draw=ids, whose digits the host draws (gpuccl_draw_ids).
+ * *info (the caps') gets the layout of any GstCudaMemory frame. */
 FramePlace
 gst_gpuccl_blob_cuda_place (GstGpucclBlob * self, const Settings * s,
-    const FormatDesc * f, GstBuffer * buf, GstVideoInfo * info)
+    const FormatDesc * f, GstBuffer * buf, GstVideoInfo * info,
+    GstMapFlags * flags, GpucclContext ** ctx)
 {
   GstMemory *mem = gst_buffer_n_memory (buf) == 1 ?
       gst_buffer_peek_memory (buf, 0) : NULL;
@@ -156,7 +225,119 @@ gst_gpuccl_blob_cuda_place (GstGpucclBlob * self, const Settings * s,
   if (!f->cuda_memory || s->backend == GPUCCL_BACKEND_CPU ||
       (s->draw & GST_GPUCCL_BLOB_DRAW_IDS))
     return FRAME_IN_HOST_MEMORY;
-  if (!ensure_cuda_ctx (self, GST_CUDA_MEMORY_CAST (mem)->context))
+  if (!ensure_lib (self, GST_CUDA_MEMORY_CAST (mem)->context))
     return FRAME_REFUSED;
+  *ctx = self->cuda->lib;
+  *flags |= GST_MAP_CUDA;
   return FRAME_IN_CUDA_MEMORY;
 }
+
+/* The frame is mapped with GST_MAP_CUDA, which may itself have queued an
+ * upload on the memory's stream: from here the library's stream waits for
+ * everything on it. */
+gboolean
+gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self, GstVideoFrame * vframe)
+{
+#if GST_CHECK_VERSION(1, 24, 0)
+  GstCudaMemory *mem =
+      GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (vframe->buffer, 0));
+  GstCudaStream *stream = gst_cuda_memory_get_stream (mem);
+  GpucclError error = { 0 };
+
+  /* No stream: the default one, which GStreamer's producers sync before
+   * pushing (GstCudaMemory syncs what it queues there itself). */
+  if (!stream)
+    return TRUE;
+  if (gpuccl_context_wait_cuda_stream (self->cuda->lib,
+          gst_cuda_stream_get_handle (stream), &error) != GPUCCL_OK) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Cannot order the labeling after upstream's CUDA stream: %s",
+            error.message),
+        ("gpuccl status: %s; with backend=cpu the frames are downloaded "
+            "and labeled on the host", gpuccl_status_name (error.status)));
+    return FALSE;
+  }
+#endif
+  return TRUE;
+}
+
+/* The frame was labeled (and drawn into, with a writable map): the
+ * library's call returned after its stream's work, which waited for the
+ * memory's stream, so nothing is in flight on this memory any more. A
+ * reader after us then need not sync (GstCudaMemory's host map and
+ * GStreamer's CUDA elements look at the flag); the map already marked a
+ * device write for download. A read-only frame keeps its flags: another
+ * branch (tee) may have queued work on the stream since. */
+void
+gst_gpuccl_blob_cuda_end (GstGpucclBlob * self, GstVideoFrame * vframe)
+{
+#if GST_CHECK_VERSION(1, 24, 0)
+  GstMemory *mem = gst_buffer_peek_memory (vframe->buffer, 0);
+
+  if ((vframe->map[0].flags & GST_MAP_WRITE) &&
+      gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem)))
+    GST_MEMORY_FLAG_UNSET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
+#endif
+}
+
+#else /* !HAVE_GST_CUDA: no CUDA memory in the caps, every frame on the
+       * host path. */
+
+gboolean
+gst_gpuccl_blob_cuda_built (void)
+{
+  return FALSE;
+}
+
+void
+gst_gpuccl_blob_cuda_init (GstGpucclBlob * self)
+{
+}
+
+void
+gst_gpuccl_blob_cuda_free (GstGpucclBlob * self)
+{
+}
+
+void
+gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self, GstContext * context)
+{
+}
+
+gboolean
+gst_gpuccl_blob_cuda_query (GstGpucclBlob * self, GstQuery * query)
+{
+  return FALSE;
+}
+
+gboolean
+gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self, GstCaps * caps)
+{
+  return FALSE;
+}
+
+FramePlace
+gst_gpuccl_blob_cuda_place (GstGpucclBlob * self, const Settings * s,
+    const FormatDesc * f, GstBuffer * buf, GstVideoInfo * info,
+    GstMapFlags * flags, GpucclContext ** ctx)
+{
+  return FRAME_IN_HOST_MEMORY;
+}
+
+gboolean
+gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self, GstVideoFrame * vframe)
+{
+  return TRUE;
+}
+
+void
+gst_gpuccl_blob_cuda_end (GstGpucclBlob * self, GstVideoFrame * vframe)
+{
+}
+
+void
+gst_gpuccl_blob_cuda_stop (GstGpucclBlob * self)
+{
+}
+
+#endif /* HAVE_GST_CUDA */

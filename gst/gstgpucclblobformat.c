@@ -90,12 +90,7 @@ gst_gpuccl_blob_set_info (GstVideoFilter * filter, GstCaps * incaps,
       GST_VIDEO_INFO_HEIGHT (&filter->in_info))
     gst_gpuccl_blob_reset_tracker (self);
 
-#ifdef HAVE_GST_CUDA
-  f.cuda_memory = gst_caps_features_contains (gst_caps_get_features (incaps,
-          0), GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
-  if (f.cuda_memory)
-    gst_gpuccl_blob_cuda_negotiated (self);
-#endif
+  f.cuda_memory = gst_gpuccl_blob_cuda_negotiated (self, incaps);
 
   GST_OBJECT_LOCK (self);
   self->format = f;

@@ -363,7 +363,17 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
 
 /* A frame in host memory, on the context of the backend and device the
  * properties ask for. GstVideoFilter's entry for a mapped frame; this
- * element maps its frames itself (gst_gpuccl_blob_transform_buffer). */
+ * element maps its frames itself (gst_gpuccl_blob_transform_buffer), which
+ * takes the one snapshot of a frame and calls process_host. */
+static GstFlowReturn
+process_host (GstGpucclBlob * self, const Settings * s, const FormatDesc * f,
+    GstVideoFrame * vframe)
+{
+  if (!ensure_context (self, s))
+    return GST_FLOW_ERROR;
+  return gst_gpuccl_blob_process_frame (self, self->ctx, s, f, vframe);
+}
+
 GstFlowReturn
 gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
     GstVideoFrame * vframe)
@@ -373,30 +383,28 @@ gst_gpuccl_blob_transform_frame_ip (GstVideoFilter * filter,
   FormatDesc f;
 
   gst_gpuccl_blob_snapshot (self, &s, &f);
-  if (!ensure_context (self, &s))
-    return GST_FLOW_ERROR;
-  return gst_gpuccl_blob_process_frame (self, self->ctx, &s, &f, vframe);
+  return process_host (self, &s, &f, vframe);
 }
 
-/* One buffer: its frame mapped, processed, unmapped. Mapped as
- * GstVideoFilter maps: GST_VIDEO_FRAME_MAP_FLAG_NO_REF, so that the buffer
- * stays writable for the metas; read-only in passthrough (no overlays),
- * so that a frame shared with upstream is never copied. CUDA memory
- * labeled on the device is mapped with GST_MAP_CUDA: device pointers, and
- * a write there makes GstCudaMemory download before a later host map. */
+/* One buffer: its frame mapped, processed, unmapped, on one snapshot of
+ * the properties. Mapped as GstVideoFilter maps:
+ * GST_VIDEO_FRAME_MAP_FLAG_NO_REF, so that the buffer stays writable for
+ * the metas; read-only in passthrough (no overlays), so that a frame
+ * shared with upstream is never copied. CUDA memory labeled on the device
+ * is mapped with GST_MAP_CUDA: device pointers, and a write there makes
+ * GstCudaMemory download before a later host map. */
 GstFlowReturn
 gst_gpuccl_blob_transform_buffer (GstGpucclBlob * self, GstBuffer * buf)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
   GstMapFlags flags = GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF;
   GstVideoInfo info = filter->in_info;
+  GpucclContext *device_ctx = NULL;
   gboolean on_device = FALSE;
   GstVideoFrame vframe;
   GstFlowReturn ret;
-#ifdef HAVE_GST_CUDA
   Settings s;
   FormatDesc f;
-#endif
 
   if (G_UNLIKELY (!filter->negotiated)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -405,19 +413,17 @@ gst_gpuccl_blob_transform_buffer (GstGpucclBlob * self, GstBuffer * buf)
   }
   if (!gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
     flags |= GST_MAP_WRITE;
-#ifdef HAVE_GST_CUDA
   gst_gpuccl_blob_snapshot (self, &s, &f);
-  switch (gst_gpuccl_blob_cuda_place (self, &s, &f, buf, &info)) {
+  switch (gst_gpuccl_blob_cuda_place (self, &s, &f, buf, &info, &flags,
+          &device_ctx)) {
     case FRAME_IN_CUDA_MEMORY:
       on_device = TRUE;
-      flags |= GST_MAP_CUDA;
       break;
     case FRAME_REFUSED:
       return GST_FLOW_ERROR;
     case FRAME_IN_HOST_MEMORY:
       break;
   }
-#endif
 
   if (!gst_video_frame_map (&vframe, &info, buf, flags)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
@@ -425,13 +431,15 @@ gst_gpuccl_blob_transform_buffer (GstGpucclBlob * self, GstBuffer * buf)
             "in host memory"), ("map flags 0x%x", (guint) flags));
     return GST_FLOW_ERROR;
   }
-#ifdef HAVE_GST_CUDA
-  if (on_device)
-    ret = gst_gpuccl_blob_process_frame (self, self->cuda_ctx, &s, &f,
-        &vframe);
-  else
-#endif
-    ret = gst_gpuccl_blob_transform_frame_ip (filter, &vframe);
+  if (!on_device) {
+    ret = process_host (self, &s, &f, &vframe);
+  } else if (!gst_gpuccl_blob_cuda_begin (self, &vframe)) {
+    ret = GST_FLOW_ERROR;
+  } else {
+    ret = gst_gpuccl_blob_process_frame (self, device_ctx, &s, &f, &vframe);
+    if (ret == GST_FLOW_OK)
+      gst_gpuccl_blob_cuda_end (self, &vframe);
+  }
   gst_video_frame_unmap (&vframe);
   return ret;
 }

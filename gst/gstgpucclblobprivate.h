@@ -10,7 +10,8 @@
  * gstgpucclbloblabels.c the label image,
  * gstgpucclblobmotion.c the background model (binarize),
  * gstgpucclblobpool.c the pool offered upstream,
- * gstgpucclblobcuda.c CUDA memory (built with gstreamer-cuda-1.0). */
+ * gstgpucclblobcuda.c CUDA memory (stubs unless built with
+ * gstreamer-cuda-1.0: the only file that knows which build it is). */
 #ifndef __GST_GPUCCL_BLOB_PRIVATE_H__
 #define __GST_GPUCCL_BLOB_PRIVATE_H__
 
@@ -20,10 +21,6 @@
 
 #if defined(HAVE_GST_ANALYTICS) && GST_CHECK_VERSION(1, 26, 0)
 #include <gst/analytics/analytics.h>
-#endif
-#ifdef HAVE_GST_CUDA
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudamemory.h>
 #endif
 
 G_BEGIN_DECLS
@@ -118,14 +115,9 @@ struct _GstGpucclBlob
   GpucclContext *background_ctx;
   gint background_reset;        /* atomic: forget the model at the next frame */
 
-#ifdef HAVE_GST_CUDA
-  /* Shared with the neighbours (context query, set_context). */
-  GstCudaContext *cuda_context;
-  /* streaming thread only: the library context that labels CUDA memory,
-   * made in the GstCudaContext of the frames' memory (cuda_ctx_of, a ref) */
-  GpucclContext *cuda_ctx;
-  GstCudaContext *cuda_ctx_of;
-#endif
+  /* CUDA memory: its own state (gstgpucclblobcuda.c), NULL in a build
+   * without it. */
+  struct _GpucclBlobCuda *cuda;
 };
 
 /* What one frame cost the element, as the meta and the message report
@@ -268,24 +260,39 @@ void gst_gpuccl_blob_motion_free (GstGpucclBlob * self);
 /* gstgpucclblobpool.c */
 void gst_gpuccl_blob_offer_pool (GstGpucclBlob * self, GstQuery * query);
 
-#ifdef HAVE_GST_CUDA
-/* gstgpucclblobcuda.c */
-void gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self,
-    GstContext * context);
-gboolean gst_gpuccl_blob_cuda_query (GstGpucclBlob * self, GstQuery * query);
-void gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self);
-/* Where a buffer's frame is labeled. */
+/* gstgpucclblobcuda.c: CUDA memory (video/x-raw(memory:CUDAMemory)). In
+ * a build without gstreamer-cuda-1.0 or the CUDA backend these are stubs:
+ * the caps never carry CUDA memory and every frame takes the host path. */
 typedef enum
 {
   FRAME_IN_HOST_MEMORY,         /* on the host path (mapped to the host) */
   FRAME_IN_CUDA_MEMORY,         /* in place on the device (GST_MAP_CUDA) */
   FRAME_REFUSED,                /* an element error was posted */
 } FramePlace;
+/* Whether the pad templates offer CUDA memory. */
+gboolean gst_gpuccl_blob_cuda_built (void);
+void gst_gpuccl_blob_cuda_init (GstGpucclBlob * self);
+void gst_gpuccl_blob_cuda_free (GstGpucclBlob * self);
+void gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self,
+    GstContext * context);
+gboolean gst_gpuccl_blob_cuda_query (GstGpucclBlob * self, GstQuery * query);
+/* The caps were set: TRUE when they carry CUDA memory. */
+gboolean gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self,
+    GstCaps * caps);
+/* Where a buffer's frame is labeled; on the device, *ctx is the library
+ * context that labels it, *flags how to map it (GST_MAP_CUDA added), and
+ * *info its layout. */
 FramePlace gst_gpuccl_blob_cuda_place (GstGpucclBlob * self,
     const Settings * s, const FormatDesc * f, GstBuffer * buf,
-    GstVideoInfo * info);
-void gst_gpuccl_blob_cuda_close (GstGpucclBlob * self);
-#endif
+    GstVideoInfo * info, GstMapFlags * flags, GpucclContext ** ctx);
+/* Around the labeling of a frame mapped on the device: the library's work
+ * ordered after the producer's stream (FALSE after an element error), and
+ * the memory marked for the next reader once it is done. */
+gboolean gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self,
+    GstVideoFrame * vframe);
+void gst_gpuccl_blob_cuda_end (GstGpucclBlob * self, GstVideoFrame * vframe);
+/* The library context, then the GstCudaContext it lives in. */
+void gst_gpuccl_blob_cuda_stop (GstGpucclBlob * self);
 
 /* *buf holds at least n elements of elem bytes (n >= 1); FALSE when the
  * memory is not there (the old buffer stays). gstgpucclblobresults.c */
