@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Stream ordering on GstCudaMemory (GStreamer >= 1.24, a CUDA device;
+ * exit 77 otherwise). Since 1.24 a GstCudaMemory carries a GstCudaStream,
+ * and a producer may queue its writes there and push the frame without
+ * waiting, marking it GST_CUDA_MEMORY_TRANSFER_NEED_SYNC (nvcodec's
+ * decoders do). Here the producer zeroes a 1080p frame, then queues a
+ * 300 ms kernel and the write of a white rectangle on its own stream and
+ * pushes at once: an element that labels on a stream of its own without
+ * waiting for the memory's reads the zeros (no blob). The element must
+ * find the rectangle, draw its box after the producer's write (the box's
+ * pixels on the rectangle's edge, not overwritten by it), and leave the
+ * memory it drew into marked as synchronized for the next reader.
+ * GPUCCL_CUDA_STREAM_WAIT=0 (the library skips the wait) shows the race:
+ * both tests fail with it. */
+#include "element_common.h"
+
+#include "gstcclblobmeta.h"
+#include "stream_order_kernels.h"
+
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+#if GST_CHECK_VERSION(1, 24, 0)
+
+#include <gst/cuda/gstcudastream.h>
+
+#define WIDTH 1920
+#define HEIGHT 1080
+#define DELAY_MS 300
+/* The rectangle the producer writes, inclusive: 600 x 400 pixels. */
+#define X0 600
+#define Y0 300
+#define X1 1199
+#define Y1 699
+
+static GstCudaContext *cuda_ctx;
+static GstCudaStream *producer_stream;
+
+static GstCaps *
+cuda_caps (void)
+{
+  GstCaps *caps = element_caps (GST_VIDEO_FORMAT_NV12, WIDTH, HEIGHT);
+  gst_caps_set_features (caps, 0,
+      gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+  return caps;
+}
+
+/* An NV12 frame in GstCudaMemory of the producer's stream, its luma
+ * zeroed and waited for (what a stale read sees); then the delay and the
+ * rectangle queued on the stream and not waited for. */
+static GstBuffer *
+produce_late (void)
+{
+  GstVideoInfo info;
+  GstMemory *mem;
+  GstCudaMemory *cmem;
+  GstBuffer *buf = gst_buffer_new ();
+  GstMapInfo map;
+  gpointer stream = gst_cuda_stream_get_handle (producer_stream);
+
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12,
+          WIDTH, HEIGHT));
+  mem = gst_cuda_allocator_alloc (NULL, cuda_ctx, producer_stream, &info);
+  fail_unless (mem != NULL, "no GstCudaMemory");
+  cmem = GST_CUDA_MEMORY_CAST (mem);
+  fail_unless (gst_cuda_memory_get_stream (cmem) == producer_stream);
+  gst_buffer_append_memory (buf, mem);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_NV12, WIDTH, HEIGHT, 2, cmem->info.offset,
+      cmem->info.stride);
+
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE | GST_MAP_CUDA));
+  fail_unless (gst_cuda_context_push (cuda_ctx));
+  fail_unless (producer_fill (stream, map.data, cmem->info.stride[0], WIDTH,
+          HEIGHT, 0, 0, -1, -1) && producer_sync (stream));
+  fail_unless (producer_spin (stream, DELAY_MS));
+  fail_unless (producer_fill (stream, map.data, cmem->info.stride[0], WIDTH,
+          HEIGHT, X0, Y0, X1, Y1));
+  fail_unless (gst_cuda_context_pop (NULL));
+  gst_memory_unmap (mem, &map);
+  /* As GStreamer's producers leave memory written on its stream. */
+  GST_MINI_OBJECT_FLAG_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
+  return buf;
+}
+
+static GstHarness *
+harness_new (const gchar * props)
+{
+  GstHarness *h = element_harness_new (props);
+  GstContext *context = gst_context_new_cuda_context (cuda_ctx);
+
+  gst_element_set_context (h->element, context);
+  gst_context_unref (context);
+  gst_harness_set_caps (h, cuda_caps (), cuda_caps ());
+  return h;
+}
+
+/* The one blob the producer wrote. */
+static void
+assert_rectangle (GstBuffer * out)
+{
+  GstCclBlobMeta *meta = gst_buffer_get_ccl_blob_meta (out);
+  const GstCclBlob *b;
+
+  fail_unless (meta != NULL, "no blob meta");
+  fail_unless_equals_int (meta->n_blobs, 1);
+  b = &meta->blobs[0];
+  fail_unless_equals_int (b->area, (X1 - X0 + 1) * (Y1 - Y0 + 1));
+  fail_unless (b->x0 == X0 && b->y0 == Y0 && b->x1 == X1 && b->y1 == Y1,
+      "box %u,%u-%u,%u", b->x0, b->y0, b->x1, b->y1);
+}
+
+/* Luma at (x, y), through GstCudaMemory's host map (a download on the
+ * memory's stream, waited for). */
+static guint8
+luma_at (GstBuffer * buf, gint x, gint y)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+  GstMapInfo map;
+  guint8 v;
+
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
+  v = map.data[(gsize) y * GST_CUDA_MEMORY_CAST (mem)->info.stride[0] + x];
+  gst_memory_unmap (mem, &map);
+  return v;
+}
+
+GST_START_TEST (test_labels_after_the_producer)
+{
+  GstHarness *h = harness_new ("");
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (h, produce_late ()), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  assert_rectangle (out);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_draws_after_the_producer)
+{
+  GstHarness *h = harness_new ("draw=boxes box-color=0 line-width=2");
+  GstBuffer *out;
+  GstMemory *mem;
+
+  fail_unless_equals_int (gst_harness_push (h, produce_late ()), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  assert_rectangle (out);
+  mem = gst_buffer_peek_memory (out, 0);
+  fail_unless (gst_is_cuda_memory (mem), "the frame left CUDA memory");
+  fail_if (GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC),
+      "drawn memory still says its stream has work in flight");
+  /* The black box on the rectangle's edge, drawn after the producer's
+   * white: a box drawn first would be overwritten. */
+  fail_unless_equals_int (luma_at (out, X0, Y0 + 100), 0);
+  fail_unless_equals_int (luma_at (out, X1 - 1, Y0 + 100), 0);
+  fail_unless_equals_int (luma_at (out, X0 + 100, Y0 + 100), 255);
+  fail_unless_equals_int (luma_at (out, X0 - 10, Y0 + 100), 0);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+stream_order_suite (void)
+{
+  Suite *s = suite_create ("gpucclblob-cuda-stream-order");
+  TCase *tc = tcase_create ("cuda-stream-order");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_labels_after_the_producer);
+  tcase_add_test (tc, test_draws_after_the_producer);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  int ret;
+
+  gst_init (&argc, &argv);
+  /* The element on the device: the CPU backend would download the frame
+   * (a host map waits for the stream by itself). */
+  g_setenv ("GPUCCL_TEST_BACKEND", "cuda", TRUE);
+  if (!gst_cuda_load_library ()) {
+    g_print ("SKIP: GStreamer's CUDA library finds no CUDA driver\n");
+    return 77;
+  }
+  gst_cuda_memory_init_once ();
+  cuda_ctx = gst_cuda_context_new (0);
+  if (!cuda_ctx) {
+    g_print ("SKIP: no GstCudaContext (no CUDA driver or device)\n");
+    return 77;
+  }
+  producer_stream = gst_cuda_stream_new (cuda_ctx);
+  fail_unless (producer_stream != NULL, "no GstCudaStream");
+  /* GstCudaContext is not fork-safe. */
+  g_setenv ("CK_FORK", "no", TRUE);
+  ret = element_test_main (argc, argv, stream_order_suite);
+  gst_cuda_stream_unref (producer_stream);
+  gst_object_unref (cuda_ctx);
+  return ret;
+}
+
+#else /* GStreamer 1.22: GstCudaMemory has no stream */
+
+int
+main (int argc, char **argv)
+{
+  g_print ("SKIP: GStreamer %d.%d: GstCudaMemory carries no stream before "
+      "1.24\n", GST_VERSION_MAJOR, GST_VERSION_MINOR);
+  return 77;
+}
+
+#endif
