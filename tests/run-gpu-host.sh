@@ -15,7 +15,7 @@ set -u
 build="$1" out="$2"
 shift 2
 mkdir -p "$out"
-lib=/tmp/gpu-host-root/usr/lib/x86_64-linux-gnu
+lib="${GPU_HOST_ROOT:-/tmp/gpu-host-root}/usr/lib/x86_64-linux-gnu"
 for d in blas lapack; do   # OpenCV's dependencies, in Debian's alternatives dirs
   [ -d "$lib/$d" ] && export LD_LIBRARY_PATH="$lib/$d:${LD_LIBRARY_PATH:-}"
 done

@@ -3,7 +3,8 @@
 # The element tests with backend=cuda on the GPU host, which has no meson:
 # the test programs run directly. From the project root, after
 #   source .gpu-host/activate.sh
-# run
+# (or .gpu-host13/activate.sh, GStreamer 1.26, with a build of
+# scripts/build-debian13) run
 #   tests/element/run-gpu-host.sh [BUILD_DIR]        (default: build)
 # GPUCCL_TEST_BACKEND=cpu runs the same programs on the CPU backend.
 #
@@ -22,7 +23,7 @@
 # Exit status: 0 all passed, 1 a failure, 77 all skipped (no usable GPU).
 set -u
 build="${1:-build}"
-lib=/tmp/gpu-host-root/usr/lib/x86_64-linux-gnu
+lib="${GPU_HOST_ROOT:-/tmp/gpu-host-root}/usr/lib/x86_64-linux-gnu"
 # Debian reaches BLAS and LAPACK through alternatives symlinks, which an
 # unpacked bundle lacks: put their real folders on the path.
 for d in blas lapack; do
@@ -36,10 +37,12 @@ export GST_DEBUG="${GST_DEBUG:-*:2}"
 
 failed=0 skipped=0 total=0
 # cuda-*: CUDA memory (built with gstreamer-cuda-1.0; cuda-pipeline needs
-# nvcodec's cudaupload/cudadownload: gstreamer1.0-plugins-bad in the bundle).
+# nvcodec's cudaupload/cudadownload: gstreamer1.0-plugins-bad in the bundle;
+# cuda-stream-order needs GStreamer >= 1.24, the .gpu-host13 bundle, and
+# skips on 1.22).
 # ELEMENT_TESTS="lifecycle cuda-memory ..." runs only those.
 tests="meta lifecycle draw segments roi-cap pipelines crop-scale stream region track-events motion"
-for t in cuda-caps cuda-memory cuda-pipeline; do
+for t in cuda-caps cuda-memory cuda-pipeline cuda-stream-order; do
   [ -x "$build/tests/element/test-element-$t" ] && tests="$tests $t"
 done
 tests="${ELEMENT_TESTS:-$tests}"
