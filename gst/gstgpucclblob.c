@@ -162,7 +162,7 @@ gst_gpuccl_blob_start (GstBaseTransform * trans)
 
   GST_OBJECT_LOCK (self);
   backend = self->settings.backend;
-  device_id = self->settings.device_id;
+  device_id = gst_gpuccl_blob_host_device (&self->settings);
   GST_OBJECT_UNLOCK (self);
 
   gst_gpuccl_blob_close_context (self);

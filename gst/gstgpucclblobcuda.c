@@ -37,18 +37,30 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include <string.h>
+
 #define GST_CAT_DEFAULT gst_gpuccl_blob_debug
 
 typedef struct _GpucclBlobCuda GpucclBlobCuda;
+/* Library contexts kept at once: one per GstCudaContext that frames came
+ * from (one per GPU, as GStreamer's elements share one per device), so
+ * frames that move between GPUs do not reopen one each time. */
+#define MAX_LIBS 8
+
+typedef struct
+{
+  GstCudaContext *of;           /* a ref */
+  GpucclContext *lib;           /* made in of's CUcontext */
+} Lib;
+
 struct _GpucclBlobCuda
 {
-  /* Shared with the neighbours (context query, set_context): the object
-   * lock, as GStreamer's CUDA elements guard theirs. */
+  /* Shared with the neighbours (context query, set_context). */
   GstCudaContext *context;
-  /* streaming thread only: the library context that labels CUDA memory,
-   * made in the GstCudaContext of the frames' memory (lib_of, a ref) */
-  GpucclContext *lib;
-  GstCudaContext *lib_of;
+  /* streaming thread only: the library contexts that label CUDA memory,
+   * the most recently used last */
+  Lib libs[MAX_LIBS];
+  guint n_libs;
 };
 
 gboolean
@@ -72,6 +84,8 @@ gst_gpuccl_blob_cuda_free (GstGpucclBlob * self)
   g_clear_pointer (&self->cuda, g_free);
 }
 
+/* device-id -1 (auto) takes a context of any device, as GStreamer's own
+ * elements read -1. */
 void
 gst_gpuccl_blob_cuda_set_context (GstGpucclBlob * self, GstContext * context)
 {
@@ -95,8 +109,10 @@ gst_gpuccl_blob_cuda_query (GstGpucclBlob * self, GstQuery * query)
 
 /* With CUDA memory negotiated: find the neighbours' context (or make one
  * and tell them), so that what upstream allocates and what we answer is
- * on one context. The frames are labeled in their memory's own context
- * whatever this finds. */
+ * on one context; with device-id auto (-1) that of any device (the
+ * neighbours' first, as gst_cuda_ensure_element_context reads -1). The
+ * frames are labeled in their memory's own context whatever this
+ * finds. */
 gboolean
 gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self, GstCaps * caps)
 {
@@ -120,51 +136,70 @@ gst_gpuccl_blob_cuda_negotiated (GstGpucclBlob * self, GstCaps * caps)
   return TRUE;
 }
 
-/* The library context only: it lives in a GstCudaContext (lib_of). */
+/* A library context, before the GstCudaContext it lives in. */
 static void
-close_lib (GstGpucclBlob * self)
+close_lib (GstGpucclBlob * self, Lib * l)
 {
-  GpucclBlobCuda *cuda = self->cuda;
-
   /* A background model made in it goes first. */
-  if (cuda->lib && self->background_ctx == cuda->lib)
+  if (l->lib && self->background_ctx == l->lib)
     gst_gpuccl_blob_motion_free (self);
-  gpuccl_context_free (cuda->lib);
-  cuda->lib = NULL;
-  gst_clear_object (&cuda->lib_of);
+  gpuccl_context_free (l->lib);
+  l->lib = NULL;
+  gst_clear_object (&l->of);
 }
 
 void
 gst_gpuccl_blob_cuda_stop (GstGpucclBlob * self)
 {
-  close_lib (self);
-  gst_clear_object (&self->cuda->context);
+  GpucclBlobCuda *cuda = self->cuda;
+
+  for (guint i = 0; i < cuda->n_libs; i++)
+    close_lib (self, &cuda->libs[i]);
+  cuda->n_libs = 0;
+  gst_clear_object (&cuda->context);
 }
 
-/* The library context for frames of `context`, made again when the memory
- * comes from another context (renegotiation, another upstream). */
-static gboolean
+/* The library context for frames of `context` (so on its GPU, whatever
+ * device-id says: device memory of one CUDA context cannot be read in
+ * another), the one kept for it or a new one; the least recently used
+ * goes when MAX_LIBS are open. NULL after an element error. */
+static GpucclContext *
 ensure_lib (GstGpucclBlob * self, GstCudaContext * context)
 {
   GpucclBlobCuda *cuda = self->cuda;
   GpucclError error = { 0 };
+  Lib found = { NULL, NULL };
 
-  if (cuda->lib && cuda->lib_of == context)
-    return TRUE;
-  close_lib (self);
-  cuda->lib = gpuccl_context_new_cuda (gst_cuda_context_get_handle
-      (context), NULL, &error);
-  if (!cuda->lib) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Cannot label CUDA memory: %s", error.message),
-        ("gpuccl status: %s; with backend=cpu the frames are downloaded "
-            "and labeled on the host", gpuccl_status_name (error.status)));
-    return FALSE;
+  for (guint i = 0; i < cuda->n_libs; i++) {
+    if (cuda->libs[i].of == context) {
+      found = cuda->libs[i];
+      memmove (&cuda->libs[i], &cuda->libs[i + 1],
+          (cuda->n_libs - i - 1) * sizeof (Lib));
+      cuda->n_libs--;
+      break;
+    }
   }
-  cuda->lib_of = gst_object_ref (context);
-  GST_INFO_OBJECT (self, "labeling CUDA memory of %" GST_PTR_FORMAT
-      " on %s", context, gpuccl_context_device_name (cuda->lib));
-  return TRUE;
+  if (!found.lib) {
+    found.lib = gpuccl_context_new_cuda (gst_cuda_context_get_handle
+        (context), NULL, &error);
+    if (!found.lib) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Cannot label CUDA memory: %s", error.message),
+          ("gpuccl status: %s; with backend=cpu the frames are downloaded "
+              "and labeled on the host", gpuccl_status_name (error.status)));
+      return NULL;
+    }
+    found.of = gst_object_ref (context);
+    GST_INFO_OBJECT (self, "labeling CUDA memory of %" GST_PTR_FORMAT
+        " on %s", context, gpuccl_context_device_name (found.lib));
+    if (cuda->n_libs == MAX_LIBS) {
+      close_lib (self, &cuda->libs[0]);
+      memmove (&cuda->libs[0], &cuda->libs[1], (MAX_LIBS - 1) * sizeof (Lib));
+      cuda->n_libs--;
+    }
+  }
+  cuda->libs[cuda->n_libs++] = found;
+  return found.lib;
 }
 
 /* The frame's layout in its GstCudaMemory. With a GstVideoMeta the planes
@@ -225,9 +260,9 @@ gst_gpuccl_blob_cuda_place (GstGpucclBlob * self, const Settings * s,
   if (!f->cuda_memory || s->backend == GPUCCL_BACKEND_CPU ||
       (s->draw & GST_GPUCCL_BLOB_DRAW_IDS))
     return FRAME_IN_HOST_MEMORY;
-  if (!ensure_lib (self, GST_CUDA_MEMORY_CAST (mem)->context))
+  *ctx = ensure_lib (self, GST_CUDA_MEMORY_CAST (mem)->context);
+  if (!*ctx)
     return FRAME_REFUSED;
-  *ctx = self->cuda->lib;
   *flags |= GST_MAP_CUDA;
   return FRAME_IN_CUDA_MEMORY;
 }
@@ -236,7 +271,8 @@ gst_gpuccl_blob_cuda_place (GstGpucclBlob * self, const Settings * s,
  * upload on the memory's stream: from here the library's stream waits for
  * everything on it. */
 gboolean
-gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self, GstVideoFrame * vframe)
+gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self, GpucclContext * ctx,
+    GstVideoFrame * vframe)
 {
 #if GST_CHECK_VERSION(1, 24, 0)
   GstCudaMemory *mem =
@@ -248,7 +284,7 @@ gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self, GstVideoFrame * vframe)
    * pushing (GstCudaMemory syncs what it queues there itself). */
   if (!stream)
     return TRUE;
-  if (gpuccl_context_wait_cuda_stream (self->cuda->lib,
+  if (gpuccl_context_wait_cuda_stream (ctx,
           gst_cuda_stream_get_handle (stream), &error) != GPUCCL_OK) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Cannot order the labeling after upstream's CUDA stream: %s",
@@ -325,7 +361,8 @@ gst_gpuccl_blob_cuda_place (GstGpucclBlob * self, const Settings * s,
 }
 
 gboolean
-gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self, GstVideoFrame * vframe)
+gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self, GpucclContext * ctx,
+    GstVideoFrame * vframe)
 {
   return TRUE;
 }

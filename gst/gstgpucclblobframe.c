@@ -77,11 +77,13 @@ gst_gpuccl_blob_close_context (GstGpucclBlob * self)
 static gboolean
 ensure_context (GstGpucclBlob * self, const Settings * s)
 {
+  gint device = gst_gpuccl_blob_host_device (s);
+
   if (self->ctx && self->ctx_backend == s->backend &&
-      self->ctx_device == s->device_id)
+      self->ctx_device == device)
     return TRUE;
   gst_gpuccl_blob_close_context (self);
-  return gst_gpuccl_blob_open_context (self, s->backend, s->device_id);
+  return gst_gpuccl_blob_open_context (self, s->backend, device);
 }
 
 /* With tracking on a backend that searches (CUDA), the labeling also
@@ -433,7 +435,7 @@ gst_gpuccl_blob_transform_buffer (GstGpucclBlob * self, GstBuffer * buf)
   }
   if (!on_device) {
     ret = process_host (self, &s, &f, &vframe);
-  } else if (!gst_gpuccl_blob_cuda_begin (self, &vframe)) {
+  } else if (!gst_gpuccl_blob_cuda_begin (self, device_ctx, &vframe)) {
     ret = GST_FLOW_ERROR;
   } else {
     ret = gst_gpuccl_blob_process_frame (self, device_ctx, &s, &f, &vframe);

@@ -25,7 +25,7 @@ get_allocator (GstGpucclBlob * self)
   GST_OBJECT_LOCK (self);
   allocator = self->allocator ? gst_object_ref (self->allocator) : NULL;
   backend = self->settings.backend;
-  device_id = self->settings.device_id;
+  device_id = gst_gpuccl_blob_host_device (&self->settings);
   memory = self->settings.memory;
   GST_OBJECT_UNLOCK (self);
   if (allocator)

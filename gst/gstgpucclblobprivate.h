@@ -32,6 +32,11 @@ GST_DEBUG_CATEGORY_EXTERN (gst_gpuccl_blob_debug);
 #define GPUCCL_BLOB_ROI_METAS_AUTO (-1)
 #define GPUCCL_BLOB_PIXELS_PER_ROI_META 1024
 
+/* device-id: CUDA memory on the GPU it lives on (its GstCudaContext's
+ * device, whatever context the neighbours share), host frames on device
+ * 0. */
+#define GPUCCL_BLOB_DEVICE_AUTO (-1)
+
 /* The property values; guarded by the object lock and copied once per
  * frame, so a change applies from the next frame on. */
 typedef struct
@@ -43,7 +48,7 @@ typedef struct
   guint64 min_area, max_area;
   guint max_blobs;
   GpucclBackend backend;
-  gint device_id;
+  gint device_id;               /* GPUCCL_BLOB_DEVICE_AUTO, or an index */
   GpucclAlgorithm algorithm;
   GpucclChannel channel;
   guint draw;                   /* GpucclDrawFlags */
@@ -66,6 +71,14 @@ typedef struct
   guint background_frames;
   gboolean background_selective;
 } Settings;
+
+/* The device that labels host frames (and whose pinned memory the pool
+ * offers): device-id, 0 when automatic. */
+static inline gint
+gst_gpuccl_blob_host_device (const Settings * s)
+{
+  return s->device_id == GPUCCL_BLOB_DEVICE_AUTO ? 0 : s->device_id;
+}
 
 /* How the negotiated format maps onto libgpuccl, decided once in set_info
  * so the per-frame path never looks at the video format. */
@@ -289,7 +302,7 @@ FramePlace gst_gpuccl_blob_cuda_place (GstGpucclBlob * self,
  * ordered after the producer's stream (FALSE after an element error), and
  * the memory marked for the next reader once it is done. */
 gboolean gst_gpuccl_blob_cuda_begin (GstGpucclBlob * self,
-    GstVideoFrame * vframe);
+    GpucclContext * ctx, GstVideoFrame * vframe);
 void gst_gpuccl_blob_cuda_end (GstGpucclBlob * self, GstVideoFrame * vframe);
 /* The library context, then the GstCudaContext it lives in. */
 void gst_gpuccl_blob_cuda_stop (GstGpucclBlob * self);

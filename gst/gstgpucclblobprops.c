@@ -51,7 +51,7 @@ enum
 #define DEFAULT_MAX_AREA 0
 #define DEFAULT_MAX_BLOBS 0
 #define DEFAULT_BACKEND GPUCCL_BACKEND_AUTO
-#define DEFAULT_DEVICE_ID 0
+#define DEFAULT_DEVICE_ID GPUCCL_BLOB_DEVICE_AUTO
 #define DEFAULT_ALGORITHM GPUCCL_ALGORITHM_DEFAULT
 #define DEFAULT_CHANNEL GPUCCL_CHANNEL_LUMA
 #define DEFAULT_DRAW 0
@@ -396,8 +396,10 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
           PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device id",
-          "CUDA device index; a change opens a new context at the next frame",
-          0, G_MAXINT, DEFAULT_DEVICE_ID, PARAM_FLAGS));
+          "CUDA device index; -1 (auto): CUDA memory is labeled on the GPU "
+          "it lives on and system memory on device 0. A change opens a new "
+          "context at the next frame", GPUCCL_BLOB_DEVICE_AUTO, G_MAXINT,
+          DEFAULT_DEVICE_ID, PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_ALGORITHM,
       g_param_spec_enum ("algorithm", "Algorithm",
           "Labeling algorithm of the CUDA backend (every algorithm gives the "

@@ -7,7 +7,7 @@
  * same GstMemory goes downstream), copy no frame to the device (the
  * library's upload count), answer the CUDA context query with the context
  * it was given, and label memory of a context that is not the one it
- * shares. */
+ * shares, and memory of a second GPU on that GPU (device-id auto). */
 #include "element_common.h"
 
 #include "gpuccl.h"
@@ -294,6 +294,61 @@ GST_START_TEST (test_memory_of_another_context)
 
 GST_END_TEST;
 
+/* Memory on the second GPU with device-id left at its default (auto), the
+ * element given nothing or device 0's context: labeled on the GPU it lives
+ * on, the same blobs and pixels as the system path (which runs on device
+ * 0). Then frames that alternate between the GPUs in one stream, each
+ * labeled on its own. Skipped with fewer than two devices. */
+GST_START_TEST (test_memory_on_another_gpu)
+{
+  GstCudaContext *second;
+  gint n_devices = 0;
+  gint id;
+
+  if (!gst_cuda_result (CuDeviceGetCount (&n_devices)) || n_devices < 2) {
+    g_print ("test_memory_on_another_gpu: %d CUDA device(s), skipped\n",
+        n_devices);
+    return;
+  }
+  second = gst_cuda_context_new (1);
+  fail_unless (second != NULL);
+  g_object_get (second, "cuda-device-id", &id, NULL);
+  fail_unless_equals_int (id, 1);
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes", NULL, second,
+      ARRIVES_ALONE, 811);
+  compare_paths (GST_VIDEO_FORMAT_I420, "draw=boxes+centroids", cuda_ctx,
+      second, ARRIVES_ALONE, 812);
+
+  {
+    GstHarness *h = element_harness_new ("draw=boxes");
+    GstCaps *caps = element_caps (GST_VIDEO_FORMAT_NV12, 97, 61);
+    GstVideoInfo info;
+
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_harness_set_caps (h, cuda_caps (GST_VIDEO_FORMAT_NV12, 97, 61),
+        cuda_caps (GST_VIDEO_FORMAT_NV12, 97, 61));
+    for (guint i = 0; i < 6; i++) {
+      guint8 *levels = element_levels_random (97, 61, 0.45, 3, 820 + i);
+      GstBuffer *frame = element_make_frame (&info, levels, "luma", 820 + i);
+      GstBuffer *out = element_push_pull (h, to_cuda (frame, &info,
+              i % 2 ? second : cuda_ctx));
+      Expected e;
+
+      expected_compute (&e, levels, 97, 61, 127, FALSE, 8);
+      check_buffer_blobs (out, &e, NULL, 0);
+      expected_clear (&e);
+      gst_buffer_unref (out);
+      gst_buffer_unref (frame);
+      g_free (levels);
+    }
+    gst_harness_teardown (h);
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (second);
+}
+
+GST_END_TEST;
+
 /* Frames that carry no GstVideoMeta are read with their memory's own
  * (pitched) layout, in formats GStreamer's allocator makes. */
 GST_START_TEST (test_without_video_meta)
@@ -454,6 +509,7 @@ cuda_memory_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_same_as_system_memory);
   tcase_add_test (tc, test_memory_of_another_context);
+  tcase_add_test (tc, test_memory_on_another_gpu);
   tcase_add_test (tc, test_without_video_meta);
   tcase_add_test (tc, test_frame_held_upstream);
   tcase_add_test (tc, test_memory_of_another_layout);
