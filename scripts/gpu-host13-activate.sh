@@ -18,7 +18,7 @@ export GPU_HOST_ROOT="$_gh_root"
 export LD_LIBRARY_PATH="$_gh_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$_gh_root/usr/bin:$PATH"
 export GST_PLUGIN_SYSTEM_PATH="$_gh_lib/gstreamer-1.0"
-export GST_PLUGIN_SCANNER="$_gh_root/usr/libexec/gstreamer-1.0/gst-plugin-scanner"
+export GST_PLUGIN_SCANNER="$_gh_lib/gstreamer1.0/gstreamer-1.0/gst-plugin-scanner"
 export GST_REGISTRY="$_gh_root/registry.bin"
 echo "gpu-host13: $(cat "$_gh_root/VERSION")"
 unset _gh_dir _gh_root _gh_lib
