@@ -103,7 +103,12 @@ to_cuda_full (GstBuffer * frame, const GstVideoInfo * info,
   fail_unless (gst_video_info_set_format (&alloc_info,
           allocated_format (GST_VIDEO_INFO_FORMAT (info)),
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)));
+  /* Since 1.24 the memory may carry a stream: none here (the copies below
+   * wait for the default stream). */
   mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), context,
+#if GST_CHECK_VERSION(1, 24, 0)
+      NULL,
+#endif
       &alloc_info);
   gst_object_unref (allocator);
   fail_unless (mem != NULL, "no GstCudaMemory");
