@@ -70,6 +70,7 @@ struct ForestTiles {
   typedef TileLabeling<S, GPUCCL_PIXEL_U8, false, LIBRARY_FCAP> Tile;
   typedef Tile::Shared Shared;
   static constexpr int NT = S::THREADS;
+  static constexpr uint32_t FULL = 0xffffffffu;
   static_assert(sizeof(Shared::extra) >= 2 * HASH_SLOTS * sizeof(uint32_t),
                 "the hash table lives in the extras' list");
 
@@ -124,7 +125,10 @@ struct ForestTiles {
   }
 
   /* Steps 3 to 5 by the forest: every run's P is the smallest run of its
-   * component in the tile; runs of pieces of several runs are PAIRED. */
+   * component in the tile; runs of pieces of several runs are PAIRED.
+   * Whole warps go round together: on dense images most runs of a tile
+   * belong to one giant component, so the runs of one key in a warp send
+   * one atomic to its table slot and to its root's record, not one each. */
   __device__ void group_by_component()
   {
     for (uint32_t i = tl.t; i < HASH_SLOTS; i += NT) {
@@ -132,27 +136,45 @@ struct ForestTiles {
       hrep[i] = NONE;
     }
     __syncthreads();
-    for (uint32_t r = tl.t; r < tl.n_runs; r += NT) {
-      const uint32_t key = first_address(
-          g, forest_root(g, tl.gx0 + tl.run_a(r), tl.gy0 + tl.run_y(r)));
-      /* Outside the tile, these wrap past its size. */
-      const uint32_t lx = key % (uint32_t)g.pitch - tl.gx0;
-      const uint32_t ly = key / (uint32_t)g.pitch - tl.gy0;
-      s.P[r] = lx < (uint32_t)S::W && ly < (uint32_t)S::H
-                   ? tl.run_of((int)ly, (int)lx)
-                   : FOREIGN | insert(key, r);
+    const uint32_t lane = tl.lane;
+    for (uint32_t r0 = tl.t - lane; r0 < tl.n_runs; r0 += NT) {
+      const uint32_t r = r0 + lane;
+      const bool valid = r < tl.n_runs;
+      uint32_t key = NONE, lx = 0, ly = 0;
+      if (valid) {
+        key = first_address(
+            g, forest_root(g, tl.gx0 + tl.run_a(r), tl.gy0 + tl.run_y(r)));
+        /* Outside the tile, these wrap past its size. */
+        lx = key % (uint32_t)g.pitch - tl.gx0;
+        ly = key / (uint32_t)g.pitch - tl.gy0;
+      }
+      const bool foreign =
+          valid && !(lx < (uint32_t)S::W && ly < (uint32_t)S::H);
+      /* The lowest lane of a key holds its smallest run here. */
+      const uint32_t peers = __match_any_sync(FULL, foreign ? key : NONE);
+      const int leader = __ffs(peers) - 1;
+      uint32_t h = 0;
+      if (foreign && (int)lane == leader)
+        h = insert(key, r);
+      h = __shfl_sync(FULL, h, leader);
+      if (valid)
+        s.P[r] = foreign ? FOREIGN | h : tl.run_of((int)ly, (int)lx);
     }
     __syncthreads();
-    for (uint32_t r = tl.t; r < tl.n_runs; r += NT) {
-      uint32_t p = s.P[r];
-      if (p & FOREIGN) {
+    for (uint32_t r0 = tl.t - lane; r0 < tl.n_runs; r0 += NT) {
+      const uint32_t r = r0 + lane;
+      const bool valid = r < tl.n_runs;
+      uint32_t p = valid ? s.P[r] : r;
+      if (valid && (p & FOREIGN)) {
         p = hrep[p & ~FOREIGN];
         s.P[r] = p;
       }
-      if (p != r) {
+      const bool linked = p != r;
+      if (linked)
         tl.mark_paired(r);
+      const uint32_t peers = __match_any_sync(FULL, linked ? p : NONE);
+      if (linked && (int)lane == __ffs(peers) - 1)
         tl.mark_paired(p);
-      }
     }
     __syncthreads();
   }
