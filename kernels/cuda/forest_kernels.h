@@ -137,7 +137,7 @@ cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
 
-/* Optimized union-find (Zhu et al., paper 000): Kernel 1 local merge with
+/* Optimized union-find (Zhu et al.): Kernel 1 local merge with
  * row-column coarse labeling in shared memory, Kernel 2 boundary analysis
  * (tile-border pixels only); its Link is the Compress of
  * buf_launch_compression. */
@@ -146,7 +146,7 @@ cudaError_t ouf_launch_local_merge(const Ha4Frame &f, const Forest &g,
 cudaError_t ouf_launch_boundary_analysis(const Ha4Frame &f, const Forest &g,
                                          cudaStream_t stream);
 
-/* HYBRID3 (Soh et al., paper 003): S4DLS and label backtracking, one
+/* HYBRID3 (HYBRID3, after Soh et al.): S4DLS and label backtracking, one
  * iteration each; *g.changed set when a label moved. */
 cudaError_t hybrid3_launch_s4dls(const Ha4Frame &f, const Forest &g,
                                  cudaStream_t stream);
@@ -154,10 +154,10 @@ cudaError_t hybrid3_launch_label_backtracking(const Ha4Frame &f,
                                               const Forest &g,
                                               cudaStream_t stream);
 
-/* Stava and Benes (paper 004): Kernel 1 labels SB_TILE x SB_TILE tiles in
- * shared memory; Kernel 2 merges 2x2 tiles of side `side` across their
- * inner borders, once per level; the final update is the Compress of
- * buf_launch_compression. */
+/* Stava and Benes (2011, "Connected Component Labeling in CUDA"): Kernel
+ * 1 labels SB_TILE x SB_TILE tiles in shared memory; Kernel 2 merges 2x2
+ * tiles of side `side` across their inner borders, once per level; the
+ * final update is the Compress of buf_launch_compression. */
 #define SB_TILE 16
 cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,
                                     cudaStream_t stream);

@@ -7,17 +7,18 @@
  * raster order (first[root]), three kernels replace tile labeling and seam
  * merging:
  *
- *   forest tiles      per tile, exactly what tile labeling writes      forest_tiles.cu
- *                     (TileOutputs), but with the pixels of a tile
- *                     grouped by component (the forest's), not by
- *                     connectivity inside the tile; each open piece
- *                     that holds its component's first pixel publishes
- *                     its slot at root_slot[forest root]
- *   open root links   every open piece's parent = its component's      forest_tiles.cu
- *                     root slot (instead of seam merging)
- *   ... open merging and blob records, unchanged ...
- *   label image       each pixel: the id of its component's first      forest_tiles.cu
- *                     pixel (components_before), only when asked for
+ *   forest tiles     per tile, exactly what tile labeling writes
+ *                    (TileOutputs), but with the pixels of a tile grouped
+ *                    by component (the forest's), not by connectivity
+ *                    inside the tile; each open piece that holds its
+ *                    component's first pixel publishes its slot at
+ *                    root_slot[forest root]
+ *   open root links  every open piece's parent = its component's root
+ *                    slot (instead of seam merging)
+ *   ... open merging and blob records (tiled_kernels.h), unchanged ...
+ *   label image      each pixel: the id of its component's first pixel
+ *                    (components_before), only when asked for
+ * (all three in forest_tiles.cu)
  *
  * so the frame's features, ids and blob table come from one tail for every
  * labeler. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 bitmask arithmetic (Hennequin et al. 2018, Alg. 1 and Alg. 6) of the
- * segment tail, usable from host and device. On the device the intrinsics are CUDA's; on the host
- * they are scalar emulations with the same edge cases (__clz(0) = 32,
- * __ffs(0) = 0), so a CPU test (tests/gpu/test_ha4_bits.c) checks the very
- * formulas the kernels run.
+ * segment tail, usable from host and device. On the device the intrinsics
+ * are CUDA's; on the host they are scalar emulations with the same edge
+ * cases (__clz(0) = 32, __ffs(0) = 0), so a CPU test
+ * (tests/gpu/test_ha4_bits.c) checks the very formulas the kernels run.
  *
  * A bitmask holds one bit per pixel of a warp row: bit i is pixel x0 + i.
  * A "segment" is a run of set bits. Shifts by the full word width are

@@ -142,7 +142,8 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
      * instruction each on sm_80+ (REDUX), where 64-bit sums of x took
      * a shuffle tree per value and group. */
     const uint32_t x0 = (uint32_t)(w * 32 - (size_t)y * f.pitch);
-    const uint32_t count = start ? gpuccl_end_distance32(mask & ~starts, b) : 0u;
+    const uint32_t count =
+        start ? gpuccl_end_distance32(mask & ~starts, b) : 0u;
     const uint32_t area = cg::reduce(same, count, cg::plus<uint32_t>());
     const uint32_t offsets = cg::reduce(
         same, (uint32_t)gpuccl_run_sum((uint32_t)b, count),

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 relabeling (Alg. 5 of Hennequin et al. 2018) for the segment tail,
- * run only when the label image is asked for: the thread at each segment piece's start finds the
- * dense id, __shfl_sync hands it to the other threads of the piece, and each
- * writes its pixels' labels (1..N, 0 for background) into a compact image
- * of row stride `width`. */
+ * run only when the label image is asked for: the thread at each segment
+ * piece's start finds the dense id, __shfl_sync hands it to the other
+ * threads of the piece, and each writes its pixels' labels (1..N, 0 for
+ * background) into a compact image of row stride `width`. */
 #include "ha4_kernels.h"
 
 __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
