@@ -90,8 +90,9 @@ struct ForestTiles {
   }
 
   /* Step 1 from the bitmask the forest labeled (so both see one image),
-   * with the agent's per-tile state cleared as its binarise() does. */
-  __device__ uint32_t load_bits()
+   * with the agent's per-tile state cleared as its binarise() does;
+   * whether the tile has any foreground comes back with the barrier. */
+  __device__ uint32_t load_bits(bool &any)
   {
     const uint32_t y = tl.gy0 + tl.wy;
     const uint32_t word = blockIdx.x * S::WORDS + tl.ww;
@@ -105,7 +106,7 @@ struct ForestTiles {
     }
     if (tl.t == 0)
       s.n_closed = 0;
-    __syncthreads();
+    any = __syncthreads_or(B != 0u);
     return B;
   }
 
@@ -179,14 +180,19 @@ struct ForestTiles {
     __syncthreads();
   }
 
-  /* Steps 1 to 7. */
-  __device__ void label_runs()
+  /* Steps 1 to 7; false for a tile without foreground (nothing after
+   * step 1 ran). */
+  __device__ bool label_runs()
   {
-    const uint32_t B = load_bits();
+    bool any;
+    const uint32_t B = load_bits(any);
+    if (!any)
+      return false;
     tl.number_runs(B);
     group_by_component();
     tl.find_roots();
     tl.rank_roots();
+    return true;
   }
 
   /* Open pieces that hold their component's first pixel: their slot at
@@ -211,7 +217,10 @@ __global__ void __launch_bounds__(S::THREADS)
   wait_for_previous();
   allow_next();
   ForestTiles a(*reinterpret_cast<ForestTiles::Shared *>(smem_raw), f, g);
-  a.label_runs();
+  if (!a.label_runs()) {
+    a.tl.write_empty(nullptr); /* its counts and zero bitmaps */
+    return;
+  }
   a.publish_root_slots();
   a.tl.features();
   a.tl.write_outputs();
