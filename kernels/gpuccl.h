@@ -454,8 +454,9 @@ GPUCCL_API GpucclStatus gpuccl_draw_ids(GpucclContext *ctx,
  *
  * A model belongs to the context it was made with: it lives in that
  * context's memory (device memory on CUDA), is used only with it, and is
- * freed before it. On CUDA, only the tiled HA4 pipeline (algorithm DEFAULT
- * or HA4) binarises by motion; the others give GPUCCL_ERROR_UNSUPPORTED.
+ * freed before it. On CUDA, only the tiled HA4 pipeline (algorithm DEFAULT,
+ * HA4 or its alias HA4_64) binarises by motion; the others give
+ * GPUCCL_ERROR_UNSUPPORTED.
  * GPUCCL_MODE_SEGMENTS with a model is INVALID_ARGUMENT. */
 typedef enum {
   GPUCCL_BACKGROUND_AVERAGE = 0, /* running average */
