@@ -26,7 +26,7 @@ DEFINE_ENUM_TYPE (gst_gpuccl_blob_algorithm_get_type, "GstGpucclBlobAlgorithm",
     {GPUCCL_ALGORITHM_DEFAULT, "Backend default (HA4 on CUDA, Stava-Benes "
         "with mode=segments)", "default"},
     {GPUCCL_ALGORITHM_HA4, "HA4, 32 pixels per warp row", "ha4"},
-    {GPUCCL_ALGORITHM_HA4_64, "HA4, two pixels per thread", "ha4-64"},
+    {GPUCCL_ALGORITHM_HA4_64, "HA4 (an alias: Alg. 7 is retired)", "ha4-64"},
     {GPUCCL_ALGORITHM_BUF, "Block-based union-find (8-connectivity)", "buf"},
     {GPUCCL_ALGORITHM_BUF_IC, "BUF with inline compression (8-connectivity)",
         "buf-ic"},

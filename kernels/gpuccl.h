@@ -85,11 +85,11 @@ typedef enum {
 typedef enum {
   GPUCCL_ALGORITHM_DEFAULT = 0, /* HA4 on CUDA (STAVA_BENES in segments
                                  * mode), run-based on the CPU */
-  /* Hennequin et al. on 256 x 16 tiles labeled on chip: only components
+  /* Hennequin et al. on 256 x 32 tiles labeled on chip: only components
    * that cross tiles meet in global memory (docs/architecture.md). */
   GPUCCL_ALGORITHM_HA4,
-  /* HA4 on strips, two pixels per thread (Alg. 7): every piece merged in
-   * global memory, features by global atomics (the earlier pipeline). */
+  /* Kept for old callers: runs HA4 (its strip pipeline with two pixels per
+   * thread, Alg. 7, is retired). */
   GPUCCL_ALGORITHM_HA4_64,
   /* Allegretti et al. 2019 (2x2 blocks, so 8-connectivity only on CUDA:
    * 4-connectivity gives GPUCCL_ERROR_UNSUPPORTED there). */
@@ -479,8 +479,9 @@ GPUCCL_API GpucclStatus gpuccl_draw_ids(GpucclContext *ctx,
  *
  * A model belongs to the context it was made with: it lives in that
  * context's memory (device memory on CUDA), is used only with it, and is
- * freed before it. On CUDA, only the tiled HA4 pipeline (algorithm DEFAULT
- * or HA4) binarises by motion; the others give GPUCCL_ERROR_UNSUPPORTED.
+ * freed before it. On CUDA, only the tiled HA4 pipeline (algorithm DEFAULT,
+ * HA4 or its alias HA4_64) binarises by motion; the others give
+ * GPUCCL_ERROR_UNSUPPORTED.
  * GPUCCL_MODE_SEGMENTS with a model is INVALID_ARGUMENT. */
 typedef enum {
   GPUCCL_BACKGROUND_AVERAGE = 0, /* running average */

@@ -42,6 +42,8 @@ for group in "$@"; do
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
     step gpu-nearest 120 "$build/tests/gpu/test-gpu-nearest"
     step gpu-motion 120 "$build/tests/gpu/test-gpu-motion"
+    step tiled-steps 300 "$build/tests/gpu/test-tiled-steps"
+    step forest-tiles 400 "$build/tests/gpu/test-forest-tiles"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
     step volume 60 "$build/tests/algorithms/test-volume" --cuda
     step segments-gpu 240 "$build/tests/algorithms/test-segments-gpu"

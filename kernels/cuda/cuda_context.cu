@@ -164,10 +164,10 @@ static void free_components(CudaCtx *c)
 static void free_size(CudaCtx *c)
 {
   free_components(c);
-  void *bufs[] = {c->L, c->bits, c->rootmask, c->count, c->offset, c->temp};
+  void *bufs[] = {c->L, c->rootmask, c->count, c->offset, c->temp};
   for (void *p : bufs)
     dev_free(p);
-  c->L = c->bits = c->rootmask = c->count = c->offset = nullptr;
+  c->L = c->rootmask = c->count = c->offset = nullptr;
   c->feat.value = nullptr;
   c->temp = nullptr;
   c->temp_bytes = 0;
@@ -175,9 +175,8 @@ static void free_size(CudaCtx *c)
 }
 
 /* The per-component buffers (features, blob table, blob scan) for n
- * components, grown only: binary frames ask for the worst case before the
- * frame (the graph needs it), segments frames for the count their id scan
- * found (cuda_process). */
+ * components, grown only: segments frames ask for a start before the
+ * frame, then for the count their id scan found (enqueue_segments). */
 GpucclStatus ensure_components(CudaCtx *c, size_t n, GpucclError *error)
 {
   if (n <= c->n_max)
@@ -213,9 +212,10 @@ GpucclStatus ensure_components(CudaCtx *c, size_t n, GpucclError *error)
   return GPUCCL_OK;
 }
 
-/* Buffers for a width x height image; nothing happens when they exist. */
-GpucclStatus ensure_size(CudaCtx *c, int width, int height,
-                         GpucclError *error)
+/* The segment tail's buffers for a width x height image; nothing happens
+ * when they exist. */
+static GpucclStatus ensure_size(CudaCtx *c, int width, int height,
+                                GpucclError *error)
 {
   if (c->width == width && c->height == height)
     return GPUCCL_OK;
@@ -225,7 +225,6 @@ GpucclStatus ensure_size(CudaCtx *c, int width, int height,
   const size_t u32 = sizeof(uint32_t);
 
   CK(dev_alloc((void **)&c->L, (size_t)height * pitch * u32), "allocation");
-  CK(dev_alloc((void **)&c->bits, n_words * u32), "allocation");
   CK(dev_alloc((void **)&c->rootmask, n_words * u32), "allocation");
   CK(dev_alloc((void **)&c->count, (n_words + 1) * u32), "allocation");
   CK(dev_alloc((void **)&c->offset, (n_words + 1) * u32), "allocation");
@@ -240,10 +239,19 @@ GpucclStatus ensure_size(CudaCtx *c, int width, int height,
 
   c->width = width;
   c->height = height;
-  c->pitch = pitch;
-  c->words = pitch / 32;
   c->n_words = n_words;
   return GPUCCL_OK;
+}
+
+GpucclStatus ensure_segments(CudaCtx *c, int width, int height,
+                             GpucclError *error)
+{
+  GpucclStatus st = ensure_size(c, width, height, error);
+  if (st == GPUCCL_OK)
+    st = ensure_components(c, SEGMENTS_FIRST_COMPONENTS, error);
+  if (st == GPUCCL_OK && c->dirty)
+    st = clear_features(c, error);
+  return st;
 }
 
 GpucclStatus clear_features(CudaCtx *c, GpucclError *error)

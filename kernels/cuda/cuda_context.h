@@ -11,12 +11,16 @@
  *
  * One context = one device (or the caller's CUDA context), one
  * non-blocking stream, and buffers allocated once per image size; a frame
- * of an already-seen size allocates nothing. HA4 and the default algorithm
- * run the tiled pipeline (tiled_frame.h); HA4-64 and the other algorithms
- * the strip pipeline (ha4_kernels.h, forest_kernels.h). Either way the
- * kernels run as one CUDA graph, captured again only when the frame's
- * size, parameters or buffers change (GPUCCL_CUDA_GRAPH=0: kernel by
- * kernel), then one download of the header and table, one sync.
+ * of an already-seen size allocates nothing. In binary mode every
+ * algorithm ends in the tiled tail (tiled_frame.h): HA4, HA4-64 (an alias)
+ * and the default run tile labeling, the forest labelers
+ * (forest_kernels.h) their own labeling and the adapter of
+ * forest_tiles.h. The kernels run as one CUDA graph (but HYBRID3's, which
+ * syncs per iteration), captured again only when the frame's size,
+ * parameters or buffers change (GPUCCL_CUDA_GRAPH=0: kernel by kernel),
+ * then one download of the header and table, one sync. Segments mode
+ * (Stava and Benes) ends in the segment tail (ha4_kernels.h), sized by a
+ * mid-frame count.
  *
  * Every CUDA error becomes a GpucclStatus with a message; nothing aborts.
  * Allocations go through dev_alloc/pinned_alloc (counted, fault injection
@@ -33,21 +37,19 @@
 #include "cuda_binding.h"
 #include "device_alloc.h"   /* dev_alloc, pinned_alloc: counted */
 #include "draw_cuda.h"
-#include "forest_kernels.h" /* BUF, BKE, ...: own labeling, strip tail */
-#include "ha4_kernels.h"
-#include "tiled_frame.h"    /* HA4: the tiled pipeline */
+#include "forest_kernels.h" /* BUF, BKE, ...: own labeling, an adapter */
+#include "ha4_kernels.h"    /* Otsu, the segment tail, nearest blobs */
+#include "tiled_frame.h"    /* the tiled tail */
 
 /* What one captured frame depends on: the frame description (zero-filled,
  * so it compares bytewise), the parameters the kernels read and the
  * buffers they use. */
 struct GraphKey {
   Ha4Frame f;
-  int p;
+  GpucclAlgorithm algorithm;
   bool want_labels;
-  uint64_t min_area, max_area;
-  const void *labels_d, *L, *feat_area, *feat_value;
-  bool tiled;    /* the tiled HA4 pipeline (tiled_frame.h) */
-  tile::Frame tf; /* its frame, when tiled */
+  const void *labels_d, *forest_ws;
+  tile::Frame tf; /* the tail's frame: buffers, image, area filter */
 };
 
 /* Component capacity a segments frame starts from (6.5 MB). */
@@ -89,16 +91,16 @@ struct CudaCtx {
   GpucclBlob *table;
   size_t table_cap;
 
-  /* HA4: the tiled pipeline's buffers (per image size) and frame. */
+  /* Binary mode: the tiled tail's buffers (per image size) and frame. */
   tile::Buffers tiled;
   tile::Frame tf;
-  bool use_tiled; /* this frame runs it */
 
-  /* Per image size, the other algorithms. */
-  int width, height, pitch, words;
+  /* Segments mode: the segment tail's buffers, per image size and grown
+   * to the components a frame counts. */
+  int width, height;
   size_t n_words, n_max;
   int n_tiles;
-  uint32_t *L, *bits, *rootmask, *count, *offset;
+  uint32_t *L, *rootmask, *count, *offset;
   Ha4Features feat;
   uint32_t *tile_count, *tile_offset;
   GpucclBlob *out;
@@ -124,7 +126,9 @@ struct CudaCtx {
   size_t sel_cap;       /* for a table of this many blobs */
   size_t sel_temp_bytes;
 
-  void *forest_ws; /* BUF/BKE forest, grown on demand (forest_kernels.h) */
+  /* The forest labelers' forest and bitmask, grown on demand
+   * (forest_kernels.h). */
+  void *forest_ws;
   size_t forest_ws_bytes;
 
   GpucclCudaDraw *draw; /* overlay buffers, created at the first draw */
@@ -137,7 +141,7 @@ struct CudaCtx {
   GpucclNearest *nearest_h, *nearest_dev;
   size_t queries_cap;
 
-  /* The HA4 frame as one CUDA graph: launching ~10 kernels one by one
+  /* The frame as one CUDA graph: launching ~10 kernels one by one
    * costs the host a few µs each, and on light images the GPU waits for
    * them. Captured for one (frame, parameters, buffers) key, re-captured
    * (and updated in place) when the key changes. */
@@ -155,8 +159,10 @@ GpucclStatus cuda_fail(CudaCtx *c, GpucclError *error, cudaError_t err,
 /* The buffers a context grows (nothing happens when they are there). */
 GpucclStatus ensure_tiled(CudaCtx *c, int width, int height,
                           GpucclError *error);
-GpucclStatus ensure_size(CudaCtx *c, int width, int height,
-                         GpucclError *error);
+/* Segments mode: the segment tail's buffers for the size and at least
+ * SEGMENTS_FIRST_COMPONENTS components, accumulators cleared. */
+GpucclStatus ensure_segments(CudaCtx *c, int width, int height,
+                             GpucclError *error);
 GpucclStatus ensure_components(CudaCtx *c, size_t n, GpucclError *error);
 GpucclStatus clear_features(CudaCtx *c, GpucclError *error);
 GpucclStatus ensure_input(CudaCtx *c, size_t bytes, GpucclError *error);

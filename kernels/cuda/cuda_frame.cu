@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One frame of the CUDA backend (cuda_context.h): where the image is read,
- * the kernel sequence of either pipeline as one CUDA graph, what is done
- * with the blob table (cuda_table.cu) and the one sync, and overlays. */
+ * the kernel sequence (a labeler and the tiled tail, as one CUDA graph;
+ * segments mode: Stava and Benes and the segment tail), what is done with
+ * the blob table (cuda_table.cu) and the one sync, and overlays. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,23 +57,15 @@ static GpucclStatus place_input(CudaCtx *c, const GpucclImage *image,
   return GPUCCL_OK;
 }
 
-/* A frame's kernels up to the component count (offset[n_words]). */
-static GpucclStatus enqueue_labeling(CudaCtx *c, const Ha4Frame &f,
-                                     const GpucclParams *params, int p,
-                                     GpucclError *error)
+/* Segments mode (Stava and Benes, forest_kernels.h): the labeling and the
+ * segment tail up to the component count (offset[n_words]). */
+static GpucclStatus enqueue_segment_labeling(CudaCtx *c, const Ha4Frame &f,
+                                             const GpucclParams *params,
+                                             GpucclError *error)
 {
-  if (f.d_threshold)
-    LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
-           "Otsu threshold");
-  if (gpuccl_forest_algorithm(params->algorithm)) {
-    LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
-                                         c->stream),
-           "labeling");
-  } else {
-    LAUNCH(ha4_launch_strip_labeling(f, p, c->stream), "strip labeling");
-    LAUNCH(ha4_launch_border_merging(f, c->sm_count, c->stream),
-           "border merging");
-  }
+  LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
+                                       c->stream),
+         "labeling");
   LAUNCH(ha4_launch_root_flags(f, c->rootmask, c->count, c->stream),
          "root flags");
   size_t bytes = c->temp_bytes;
@@ -82,19 +75,18 @@ static GpucclStatus enqueue_labeling(CudaCtx *c, const Ha4Frame &f,
   return GPUCCL_OK;
 }
 
-/* The rest of the frame: features, labels, blob table. */
-static GpucclStatus enqueue_analysis(CudaCtx *c, const Ha4Frame &f,
-                                     const GpucclParams *params, int p,
-                                     GpucclError *error)
+/* The rest of a segments frame: values, features, labels, blob table. */
+static GpucclStatus enqueue_segment_analysis(CudaCtx *c, const Ha4Frame &f,
+                                             const GpucclParams *params,
+                                             GpucclError *error)
 {
-  if (c->feat.value) /* segments mode: each component's value */
-    LAUNCH(forest_launch_segment_values(f, c->offset, c->rootmask,
-                                        c->feat.value, c->stream),
-           "segment values");
-  LAUNCH(ha4_launch_features(f, p, c->offset, c->rootmask, c->feat, c->stream),
+  LAUNCH(forest_launch_segment_values(f, c->offset, c->rootmask,
+                                      c->feat.value, c->stream),
+         "segment values");
+  LAUNCH(ha4_launch_features(f, c->offset, c->rootmask, c->feat, c->stream),
          "features");
   if (params->want_labels)
-    LAUNCH(ha4_launch_relabeling(f, p, c->offset, c->rootmask, c->labels_d,
+    LAUNCH(ha4_launch_relabeling(f, c->offset, c->rootmask, c->labels_d,
                                  c->stream),
            "relabeling");
   const uint32_t *n_components = c->offset + c->n_words;
@@ -114,36 +106,16 @@ static GpucclStatus enqueue_analysis(CudaCtx *c, const Ha4Frame &f,
   return GPUCCL_OK;
 }
 
-/* The kernels of one frame, in order, on the context's stream. */
-static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
-                                    const GpucclParams *params, int p,
-                                    GpucclError *error)
-{
-  if (c->use_tiled) {
-    if (f.d_threshold)
-      LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count,
-                             c->stream),
-             "Otsu threshold");
-    LAUNCH(tile::enqueue_frame(c->tiled, c->tf,
-                               params->want_labels ? c->labels_d : nullptr,
-                               c->stream),
-           "tiled HA4");
-    return GPUCCL_OK;
-  }
-  GpucclStatus st = enqueue_labeling(c, f, params, p, error);
-  return st != GPUCCL_OK ? st : enqueue_analysis(c, f, params, p, error);
-}
-
 /* Segments mode can have a component per pixel (a 2 x 2 tiling of four
  * values), ~100 bytes each for features and table: 420 MB at 2048 x 2048
  * where a class map has a few hundred. So its frame stops after the id
- * scan, reads the count and sizes the component buffers for it. Not
- * graphed (Stava-Benes is a forest algorithm), so the sync costs no graph. */
-static GpucclStatus enqueue_counted(CudaCtx *c, const Ha4Frame &f,
-                                    const GpucclParams *params, int p,
-                                    GpucclError *error)
+ * scan, reads the count and sizes the component buffers for it; hence
+ * never a graph. */
+static GpucclStatus enqueue_segments(CudaCtx *c, const Ha4Frame &f,
+                                     const GpucclParams *params,
+                                     GpucclError *error)
 {
-  GpucclStatus st = enqueue_labeling(c, f, params, p, error);
+  GpucclStatus st = enqueue_segment_labeling(c, f, params, error);
   if (st != GPUCCL_OK)
     return st;
   LAUNCH(cudaMemcpyAsync(c->header_h, c->offset + c->n_words,
@@ -153,38 +125,57 @@ static GpucclStatus enqueue_counted(CudaCtx *c, const Ha4Frame &f,
   st = ensure_components(c, c->header_h[0], error);
   if (st == GPUCCL_OK && c->dirty)
     st = clear_features(c, error);
-  return st != GPUCCL_OK ? st : enqueue_analysis(c, f, params, p, error);
+  return st != GPUCCL_OK ? st
+                         : enqueue_segment_analysis(c, f, params, error);
+}
+
+/* A binary frame's kernels, in order, on the context's stream: Otsu, the
+ * labeler (tile labeling for HA4, or a forest labeler and the adapter),
+ * the tiled tail. */
+static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
+                                    const GpucclParams *params,
+                                    GpucclError *error)
+{
+  if (f.d_threshold)
+    LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
+           "Otsu threshold");
+  uint32_t *labels = params->want_labels ? c->labels_d : nullptr;
+  if (!gpuccl_forest_algorithm(params->algorithm)) {
+    LAUNCH(tile::enqueue_frame(c->tiled, c->tf, labels, c->stream),
+           "tiled HA4");
+    return GPUCCL_OK;
+  }
+  LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
+                                       c->stream),
+         "labeling");
+  LAUNCH(tile::enqueue_forest_tail(
+             c->tf, gpuccl_forest_view(params->algorithm, c->forest_ws, f),
+             c->tiled.blobs, labels, c->stream),
+         "tiled tail");
+  return GPUCCL_OK;
 }
 
 static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
-                             const GpucclParams *params, int p)
+                             const GpucclParams *params)
 {
   GraphKey k;
   memset(&k, 0, sizeof k);
   k.f = f;
-  k.p = p;
+  k.algorithm = params->algorithm;
   k.want_labels = params->want_labels;
-  k.min_area = params->min_area;
-  k.max_area = params->max_area;
   k.labels_d = c->labels_d;
-  k.L = c->L;
-  k.feat_area = c->feat.area;
-  k.feat_value = c->feat.value;
-  k.tiled = c->use_tiled;
-  if (k.tiled)
-    memcpy(&k.tf, &c->tf, sizeof k.tf);
+  k.forest_ws = c->forest_ws;
+  memcpy(&k.tf, &c->tf, sizeof k.tf);
   return k;
 }
 
 /* Same kernels in the same order, with the same launch shapes. */
 static bool same_shape(const GraphKey &a, const GraphKey &b)
 {
-  return a.tiled == b.tiled && a.f.width == b.f.width &&
-         a.f.height == b.f.height &&
-         a.f.format == b.f.format && a.p == b.p &&
+  return a.algorithm == b.algorithm && a.f.width == b.f.width &&
+         a.f.height == b.f.height && a.f.format == b.f.format &&
          (a.f.d_threshold != nullptr) == (b.f.d_threshold != nullptr) &&
-         a.want_labels == b.want_labels &&
-         (a.feat_value != nullptr) == (b.feat_value != nullptr);
+         a.want_labels == b.want_labels;
 }
 
 /* Captures the frame's kernels into c->graph_exec: updated in place when
@@ -192,13 +183,13 @@ static bool same_shape(const GraphKey &a, const GraphKey &b)
  * re-instantiated. A failure leaves no graph and the stream out of
  * capture. */
 static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
-                                  const GpucclParams *params, int p,
+                                  const GpucclParams *params,
                                   const GraphKey &key, GpucclError *error)
 {
   c->graph_valid = false;
   CK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
      "graph capture");
-  GpucclStatus st = enqueue_kernels(c, f, params, p, error);
+  GpucclStatus st = enqueue_kernels(c, f, params, error);
   cudaGraph_t graph = nullptr;
   cudaError_t err = cudaStreamEndCapture(c->stream, &graph);
   if (st != GPUCCL_OK || err != cudaSuccess) {
@@ -209,8 +200,8 @@ static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
     return cuda_fail(c, error, err, "graph capture");
   }
   /* An update keeps the instantiated graph when only pointers and
-   * parameters moved; a different kernel sequence (Otsu, relabeling,
-   * variant, format, size) cannot be updated: instantiate afresh rather
+   * parameters moved; a different kernel sequence (Otsu, label image,
+   * algorithm, format, size) cannot be updated: instantiate afresh rather
    * than fail an update (compute-sanitizer reports failed API calls). */
   bool updated = false;
   if (c->graph_exec && c->graph_valid_shape && same_shape(key, c->graph_key)) {
@@ -237,21 +228,19 @@ static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
   return GPUCCL_OK;
 }
 
-/* One frame's kernels between the timing events: HA4 as a graph, the
- * forest algorithms (which read a convergence flag on the host between
- * passes) kernel by kernel. */
+/* One frame's kernels between the timing events: binary frames as a graph,
+ * but HYBRID3's (a host sync per iteration) and segments frames (sized
+ * mid-frame), which run kernel by kernel. */
 static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
-                                const GpucclParams *params, int p,
+                                const GpucclParams *params,
                                 GpucclError *error)
 {
-  /* Segments frames (cuts) size their component buffers mid-frame
-   * (enqueue_counted), which a graph cannot. */
   const bool graph = c->use_graph && !f.cuts &&
-                     !gpuccl_forest_algorithm(params->algorithm);
+                     params->algorithm != GPUCCL_ALGORITHM_HYBRID3;
   if (graph) {
-    const GraphKey key = graph_key_of(c, f, params, p);
+    const GraphKey key = graph_key_of(c, f, params);
     if (!c->graph_valid || memcmp(&key, &c->graph_key, sizeof key) != 0) {
-      GpucclStatus st = capture_graph(c, f, params, p, key, error);
+      GpucclStatus st = capture_graph(c, f, params, key, error);
       if (st != GPUCCL_OK)
         return st;
     }
@@ -260,8 +249,8 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   if (graph) {
     LAUNCH(cudaGraphLaunch(c->graph_exec, c->stream), "graph launch");
   } else {
-    GpucclStatus st = f.cuts ? enqueue_counted(c, f, params, p, error)
-                             : enqueue_kernels(c, f, params, p, error);
+    GpucclStatus st = f.cuts ? enqueue_segments(c, f, params, error)
+                             : enqueue_kernels(c, f, params, error);
     if (st != GPUCCL_OK)
       return st;
   }
@@ -269,15 +258,7 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   return GPUCCL_OK;
 }
 
-/* HA4 (the default algorithm too) in binary mode: the tiled pipeline. */
-static bool tiled_algorithm(const GpucclParams *params)
-{
-  return params->mode == GPUCCL_MODE_BINARY &&
-         (params->algorithm == GPUCCL_ALGORITHM_DEFAULT ||
-          params->algorithm == GPUCCL_ALGORITHM_HA4);
-}
-
-/* The tiled pipeline's frame: its buffers, the image and binarisation of
+/* The tiled tail's frame: its buffers, the image and binarisation of
  * f, the area filter (areas fit 32 bits: a larger bound is no bound, a
  * larger minimum passes nothing), the context's header. Zero-filled
  * first: the graph key compares bytes. */
@@ -314,6 +295,68 @@ static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
   tf.header = c->header;
 }
 
+/* The frame's description for the kernels: input, binarisation, and the
+ * forest's images (bitmask; segments mode: cuts, values). Zero-filled
+ * first: the graph key compares bytes. */
+static GpucclStatus describe_frame(CudaCtx *c, const GpucclImage *image,
+                                   const GpucclParams *params, Ha4Frame *f,
+                                   GpucclError *error)
+{
+  memset(f, 0, sizeof *f);
+  c->feat.value = nullptr;
+  GpucclStatus st = place_input(c, image, f, error);
+  if (st != GPUCCL_OK)
+    return st;
+  f->width = image->width;
+  f->height = image->height;
+  f->pitch = (image->width + 63) & ~63;
+  f->words = f->pitch / 32;
+  if (gpuccl_forest_algorithm(params->algorithm)) {
+    const ForestImages fi = gpuccl_forest_images(params, c->forest_ws,
+                                                 image->width, image->height);
+    f->bits = fi.bits;
+    f->cuts = fi.cuts;
+    c->feat.value = fi.values;
+  }
+  if (f->cuts)
+    f->L = c->L;
+  f->threshold = params->threshold;
+  f->d_threshold =
+      params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU ? c->d_threshold
+                                                           : nullptr;
+  f->invert = params->invert;
+  f->conn8 = params->connectivity == 8;
+  f->format = image->format;
+  f->luma = params->channel == GPUCCL_CHANNEL_LUMA;
+  f->off_r = image->offset_r;
+  f->off_g = image->offset_g;
+  f->off_b = image->offset_b;
+  if (const GpucclMotion *motion = gpuccl_motion_of(params))
+    f->motion = *motion;
+  f->channel_offset = params->channel == GPUCCL_CHANNEL_RED ? image->offset_r
+                      : params->channel == GPUCCL_CHANNEL_GREEN
+                          ? image->offset_g
+                          : image->offset_b;
+  return GPUCCL_OK;
+}
+
+/* The buffers a frame needs: the tiled tail's (binary) or the segment
+ * tail's, the label image, the forest labelers' workspace. */
+static GpucclStatus ensure_frame_buffers(CudaCtx *c, const GpucclImage *image,
+                                         const GpucclParams *params,
+                                         GpucclError *error)
+{
+  const int w = image->width, h = image->height;
+  GpucclStatus st = params->mode == GPUCCL_MODE_SEGMENTS
+                        ? ensure_segments(c, w, h, error)
+                        : ensure_tiled(c, w, h, error);
+  if (st == GPUCCL_OK && params->want_labels)
+    st = ensure_labels(c, (size_t)w * h, error);
+  if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
+    st = ensure_forest(c, params, w, h, error);
+  return st;
+}
+
 /* What the overlays borrow from the context. */
 static GpucclCudaDrawEnv draw_env(const CudaCtx *c)
 {
@@ -321,9 +364,91 @@ static GpucclCudaDrawEnv draw_env(const CudaCtx *c)
                            dev_free};
 }
 
+/* After the kernels: the nearest blobs and the boxes and crosses of a
+ * device overlay beside the table's download (draw_beside), the downloads
+ * of the header and the first *fetched blobs, the join, the frame's one
+ * sync. */
+static GpucclStatus download_results(CudaCtx *c, const GpucclParams *params,
+                                     const GpucclOverlay *overlay,
+                                     bool draw_beside, size_t n_pixels,
+                                     size_t *fetched, GpucclError *error)
+{
+  GpucclNearestRequest *const request = params->nearest;
+  const bool search = request && request->n != 0;
+  const bool beside = search || draw_beside;
+  GpucclStatus st = beside ? side_start(c, error) : GPUCCL_OK;
+  if (st == GPUCCL_OK && search)
+    st = enqueue_nearest(c, request, error);
+  if (st == GPUCCL_OK && draw_beside) {
+    GpucclCudaDrawEnv env = draw_env(c);
+    env.stream = c->side_stream;
+    st = gpuccl_cuda_draw_queue(&env, c->table, c->header + 1, c->table_cap,
+                                overlay->frame, &overlay->params, error);
+  }
+  *fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
+  if (*fetched > c->table_cap)
+    *fetched = c->table_cap;
+  if (st == GPUCCL_OK)
+    st = enqueue_downloads(c, params, *fetched, n_pixels, error);
+  if (beside) {
+    GpucclStatus joined = side_join(c, st == GPUCCL_OK ? error : nullptr);
+    st = st == GPUCCL_OK ? joined : st;
+  }
+  if (st != GPUCCL_OK)
+    return st;
+  CK(cudaStreamSynchronize(c->stream), "frame");
+  return GPUCCL_OK;
+}
+
+/* After the sync: the largest max_blobs selected, or the rest of the table
+ * downloaded; segments' values; the result. */
+static GpucclStatus fill_result(CudaCtx *c, const GpucclImage *image,
+                                const GpucclParams *params, size_t fetched,
+                                GpucclResult *result, GpucclError *error)
+{
+  const uint32_t n_components = c->header_h[0];
+  size_t n_blobs = c->header_h[1];
+  c->copy_hint = 2 * n_blobs + 64;
+  GpucclNearestRequest *const request = params->nearest;
+  /* The nearest blobs index the whole table: not the selection. */
+  const bool selecting = params->max_blobs && n_blobs > params->max_blobs;
+  const bool searched = request && request->n != 0 && !selecting &&
+                        (uint64_t)request->n * n_blobs <=
+                            GPUCCL_NEAREST_MAX_PAIRS;
+  GpucclStatus st = GPUCCL_OK;
+  if (selecting) {
+    st = select_largest(c, n_blobs, params->max_blobs, error);
+    n_blobs = params->max_blobs;
+  } else if (n_blobs > fetched) {
+    st = ensure_blobs_h(c, n_blobs, error);
+    if (st != GPUCCL_OK)
+      return st;
+    LAUNCH(cudaMemcpyAsync(c->blobs_h, c->table, n_blobs * sizeof(GpucclBlob),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "blob table download");
+    CK(cudaStreamSynchronize(c->stream), "blob table download");
+  }
+  if (st == GPUCCL_OK && c->feat.value)
+    st = fetch_values(c, n_components, n_blobs, error);
+  if (st != GPUCCL_OK)
+    return st;
+  result->width = image->width;
+  result->height = image->height;
+  result->n_components = n_components;
+  result->n_blobs = n_blobs;
+  result->blobs = c->blobs_h;
+  result->threshold = (int)c->header_h[2];
+  result->values = c->feat.value ? c->values_h : nullptr;
+  result->labels = params->want_labels ? c->labels_h : nullptr;
+  if (searched)
+    request->answers = c->nearest_h;
+  return GPUCCL_OK;
+}
+
 /* One frame, and its overlay when not NULL: boxes and crosses into a
  * device frame are queued beside the table's download, before the frame's
- * one sync; the rest is drawn after it. */
+ * one sync; labels need their pens and max_blobs selects on the host's side
+ * of the sync, so those overlays follow it, as do host frames. */
 static GpucclStatus process_frame(GpucclContext *ctx,
                                   const GpucclImage *image,
                                   const GpucclParams *params,
@@ -336,182 +461,56 @@ static GpucclStatus process_frame(GpucclContext *ctx,
   CK(scope.err, "selecting the CUDA context");
   /* Where the overlay's frame is, asked once (and a split frame refused)
    * before any work. */
-  bool overlay_on_device = false;
-  if (overlay) {
-    GpucclStatus st = gpuccl_cuda_frame_on_device(
-        overlay->frame, &overlay_on_device, error);
-    if (st != GPUCCL_OK)
-      return st;
-  }
+  bool on_device = false;
+  GpucclStatus st = overlay ? gpuccl_cuda_frame_on_device(
+                                  overlay->frame, &on_device, error)
+                            : GPUCCL_OK;
   /* Segments mode runs Stava and Benes with its own parameters. */
   const bool segments = params->mode == GPUCCL_MODE_SEGMENTS;
   GpucclParams seg_params;
-  if (segments) {
-    GpucclStatus st = gpuccl_forest_segments_params(params, &seg_params, error);
-    if (st != GPUCCL_OK)
-      return st;
+  if (st == GPUCCL_OK && segments) {
+    st = gpuccl_forest_segments_params(params, &seg_params, error);
     params = &seg_params;
   }
-  const size_t n_pixels = (size_t)image->width * image->height;
-  c->use_tiled = tiled_algorithm(params);
-  if (params->background && !c->use_tiled)
+  /* Motion is binarised in tile labeling (tile_samples.cuh), which only
+   * HA4 runs; the forest labelers binarise into their own bitmask. */
+  if (st == GPUCCL_OK && params->background &&
+      (segments || gpuccl_forest_algorithm(params->algorithm)))
     return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
                             "binarisation by motion (a background model) "
                             "runs in the tiled HA4 pipeline only (algorithm "
-                            "DEFAULT or HA4), not algorithm %d",
+                            "DEFAULT, HA4 or HA4_64), not algorithm %d",
                             (int)params->algorithm);
-  GpucclStatus st = GPUCCL_OK;
-  if (c->use_tiled) {
-    st = ensure_tiled(c, image->width, image->height, error);
-  } else {
-    st = ensure_size(c, image->width, image->height, error);
-    /* Binary: the most components an image can hold, a 4-connected
-     * checkerboard, before the frame; segments: a start, then what the
-     * frame counts (enqueue_counted). */
-    if (st == GPUCCL_OK)
-      st = ensure_components(c, segments ? SEGMENTS_FIRST_COMPONENTS
-                                         : (n_pixels + 1) / 2,
-                             error);
-  }
-  if (st == GPUCCL_OK && params->want_labels)
-    st = ensure_labels(c, n_pixels, error);
-  if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
-    st = ensure_forest(c, params, image->width, image->height, error);
-  if (st == GPUCCL_OK && !c->use_tiled && c->dirty)
-    st = clear_features(c, error);
-  if (st != GPUCCL_OK)
-    return st;
-
+  if (st == GPUCCL_OK)
+    st = ensure_frame_buffers(c, image, params, error);
   Ha4Frame f;
-  memset(&f, 0, sizeof f); /* padding too: the graph key compares bytes */
-  st = place_input(c, image, &f, error);
-  if (st != GPUCCL_OK)
-    return st;
-  f.width = image->width;
-  f.height = image->height;
-  f.pitch = c->pitch;
-  f.words = c->words;
-  f.L = c->L;
-  f.bits = c->bits;
-  const ForestSegments seg = gpuccl_forest_segments(
-      params, c->forest_ws, image->width, image->height);
-  f.cuts = seg.cuts;
-  c->feat.value = seg.values;
-  f.threshold = params->threshold;
-  f.d_threshold =
-      params->auto_threshold == GPUCCL_AUTO_THRESHOLD_OTSU ? c->d_threshold
-                                                           : nullptr;
-  f.invert = params->invert;
-  f.conn8 = params->connectivity == 8;
-  f.format = image->format;
-  f.luma = params->channel == GPUCCL_CHANNEL_LUMA;
-  f.off_r = image->offset_r;
-  f.off_g = image->offset_g;
-  f.off_b = image->offset_b;
-  if (const GpucclMotion *motion = gpuccl_motion_of(params))
-    f.motion = *motion;
-  f.channel_offset = params->channel == GPUCCL_CHANNEL_RED     ? image->offset_r
-                     : params->channel == GPUCCL_CHANNEL_GREEN ? image->offset_g
-                                                               : image->offset_b;
-  /* Pixels per thread of the strip pipeline's kernels: two for HA4-64
-   * (Alg. 7), one for the forest algorithms' tail and segments (cuts). */
-  const int p =
-      !segments && params->algorithm == GPUCCL_ALGORITHM_HA4_64 ? 2 : 1;
-
-  if (c->use_tiled)
+  if (st == GPUCCL_OK)
+    st = describe_frame(c, image, params, &f, error);
+  if (st == GPUCCL_OK && !segments)
     set_tiled_frame(c, f, params);
-  st = run_kernels(c, f, params, p, error);
+  if (st == GPUCCL_OK)
+    st = run_kernels(c, f, params, error);
   if (st != GPUCCL_OK)
     return st;
   /* The table the frame made: read after the kernels, since a segments
-   * frame grows the strip pipeline's buffers mid-frame
-   * (enqueue_counted). */
-  if (c->use_tiled) {
-    c->table = c->tiled.blobs;
-    c->table_cap = tile::max_components(image->width, image->height);
-  } else {
-    c->table = c->out;
-    c->table_cap = c->n_max;
-  }
-  GpucclNearestRequest *const request = params->nearest;
-  const bool search = request && request->n != 0;
-  /* Boxes and crosses into a device frame go beside the downloads; labels
-   * need their pens and max_blobs selects on the host's side of the sync,
-   * so those overlays follow it, as do host frames. */
-  const bool draw_beside = overlay && overlay_on_device &&
-                           !params->max_blobs &&
+   * frame grows its buffers mid-frame (enqueue_segments). */
+  c->table = segments ? c->out : c->tiled.blobs;
+  c->table_cap = segments ? c->n_max
+                          : tile::max_components(image->width, image->height);
+  const bool draw_beside = overlay && on_device && !params->max_blobs &&
                            !(overlay->params.flags & GPUCCL_DRAW_LABELS);
-  const bool beside = search || draw_beside;
-  if (beside)
-    st = side_start(c, error);
-  if (st == GPUCCL_OK && search)
-    st = enqueue_nearest(c, request, error);
-  if (st == GPUCCL_OK && draw_beside) {
-    GpucclCudaDrawEnv env = draw_env(c);
-    env.stream = c->side_stream;
-    st = gpuccl_cuda_draw_queue(&env, c->table, c->header + 1, c->table_cap,
-                                overlay->frame, &overlay->params, error);
-  }
-
-  /* The downloads, the join, one sync. */
-  size_t fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
-  if (fetched > c->table_cap)
-    fetched = c->table_cap;
-  if (st == GPUCCL_OK)
-    st = enqueue_downloads(c, params, fetched, n_pixels, error);
-  if (beside) {
-    GpucclStatus joined = side_join(c, st == GPUCCL_OK ? error : nullptr);
-    st = st == GPUCCL_OK ? joined : st;
-  }
+  size_t fetched = 0;
+  st = download_results(c, params, overlay, draw_beside,
+                        (size_t)image->width * image->height, &fetched, error);
   if (st != GPUCCL_OK)
     return st;
-  CK(cudaStreamSynchronize(c->stream), "frame");
   c->timed = true;
-
-  const uint32_t n_components = c->header_h[0];
-  size_t n_blobs = c->header_h[1];
-  c->copy_hint = 2 * n_blobs + 64;
-  /* The nearest blobs index the whole table: not the selection. */
-  const bool selecting = params->max_blobs && n_blobs > params->max_blobs;
-  const bool searched = search && !selecting &&
-                        (uint64_t)request->n * n_blobs <=
-                            GPUCCL_NEAREST_MAX_PAIRS;
-  if (selecting) {
-    st = select_largest(c, n_blobs, params->max_blobs, error);
-    if (st != GPUCCL_OK)
-      return st;
-    n_blobs = params->max_blobs;
-  } else if (n_blobs > fetched) {
-    st = ensure_blobs_h(c, n_blobs, error);
-    if (st != GPUCCL_OK)
-      return st;
-    LAUNCH(cudaMemcpyAsync(c->blobs_h, c->table, n_blobs * sizeof(GpucclBlob),
-                           cudaMemcpyDeviceToHost, c->stream),
-           "blob table download");
-    CK(cudaStreamSynchronize(c->stream), "blob table download");
-  }
-  if (c->feat.value) {
-    st = fetch_values(c, n_components, n_blobs, error);
-    if (st != GPUCCL_OK)
-      return st;
-  }
-
-  result->width = image->width;
-  result->height = image->height;
-  result->n_components = n_components;
-  result->n_blobs = n_blobs;
-  result->blobs = c->blobs_h;
-  result->threshold = (int)c->header_h[2];
-  result->values = c->feat.value ? c->values_h : nullptr;
-  result->labels = params->want_labels ? c->labels_h : nullptr;
-  if (searched)
-    request->answers = c->nearest_h;
-  if (overlay && !draw_beside) {
-    const GpucclCudaDrawEnv env = draw_env(c);
-    return gpuccl_cuda_draw(&c->draw, &env, result, overlay->frame,
-                            overlay_on_device, &overlay->params, error);
-  }
-  return GPUCCL_OK;
+  st = fill_result(c, image, params, fetched, result, error);
+  if (st != GPUCCL_OK || !overlay || draw_beside)
+    return st;
+  const GpucclCudaDrawEnv env = draw_env(c);
+  return gpuccl_cuda_draw(&c->draw, &env, result, overlay->frame, on_device,
+                          &overlay->params, error);
 }
 
 extern "C" float gpuccl_cuda_kernel_ms(GpucclContext *ctx)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The frame of the forest algorithms (forest_kernels.h): the kernels of
- * each one in the order of its paper, then the shared adapter. The rest of
- * the frame (root flags, scan, features, blob table, relabeling) is HA4's,
- * run by cuda_frame.cu as for HA4-64. */
+ * each one in the order of its paper, then the shared adapter; its
+ * workspace. The tail (forest_tiles.h, or the segment tail) is run by
+ * cuda_frame.cu. */
 #include "block_mask.cuh"
 
 static bool block_based(GpucclAlgorithm a)
@@ -80,10 +80,16 @@ static size_t align256(size_t n)
   return (n + 255) & ~(size_t)255;
 }
 
-/* Workspace layout: parent, first (nodes each), then BKE's info bytes or
- * HYBRID3's flag; in segments mode the cuts and values follow. */
+static int pitch_of(int width)
+{
+  return (width + 63) & ~63; /* as Ha4Frame's */
+}
+
+/* Workspace layout: parent, first, the tail's root slots (nodes each),
+ * then BKE's info bytes or HYBRID3's flag, the bitmask image; in segments
+ * mode the cuts and values follow. */
 static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
-                          int width, int height, int pitch)
+                          int width, int height)
 {
   Forest g = {};
   if (block_based(algorithm)) {
@@ -92,7 +98,7 @@ static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
     g.frows = (height + 1) / 2;
   } else {
     g.shift = 0;
-    g.fpitch = pitch;
+    g.fpitch = pitch_of(width);
     g.fcols = width;
     g.frows = height;
   }
@@ -100,24 +106,24 @@ static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
   uint8_t *p = static_cast<uint8_t *>(workspace);
   g.parent = reinterpret_cast<uint32_t *>(p);
   g.first = reinterpret_cast<uint32_t *>(p + align256(nodes * 4));
-  g.info = p + 2 * align256(nodes * 4);
+  g.root_slot = reinterpret_cast<uint32_t *>(p + 2 * align256(nodes * 4));
+  g.info = p + 3 * align256(nodes * 4);
   g.changed = reinterpret_cast<unsigned *>(g.info);
   return g;
 }
 
-static size_t forest_bytes(GpucclAlgorithm algorithm, int width, int height)
+/* The bitmask image: one word per 32 pixels of a pitch-wide row. */
+static size_t bitmap_bytes(int width, int height)
 {
-  const int pitch = (width + 63) & ~63; /* as the backend's */
-  const Forest g = make_forest(algorithm, nullptr, width, height, pitch);
-  const size_t nodes = (size_t)g.fpitch * g.frows;
-  return 2 * align256(nodes * 4) + align256(nodes > 4 ? nodes : 4);
+  return align256((size_t)height * (pitch_of(width) / 32) * 4);
 }
 
-/* The cut mask: one word per 32 pixels of a pitch-wide row. */
-static size_t cuts_bytes(int width, int height)
+static size_t forest_bytes(GpucclAlgorithm algorithm, int width, int height)
 {
-  const int pitch = (width + 63) & ~63;
-  return align256((size_t)height * (pitch / 32) * 4);
+  const Forest g = make_forest(algorithm, nullptr, width, height);
+  const size_t nodes = (size_t)g.fpitch * g.frows;
+  return 3 * align256(nodes * 4) + align256(nodes > 4 ? nodes : 4) +
+         bitmap_bytes(width, height);
 }
 
 size_t gpuccl_forest_workspace_bytes(const GpucclParams *params, int width,
@@ -125,23 +131,40 @@ size_t gpuccl_forest_workspace_bytes(const GpucclParams *params, int width,
 {
   size_t bytes = forest_bytes(params->algorithm, width, height);
   if (params->mode == GPUCCL_MODE_SEGMENTS)
-    bytes += cuts_bytes(width, height) +
+    bytes += bitmap_bytes(width, height) +
              align256(gpuccl_forest_segments_max_components(width, height) *
                       4);
   return bytes;
 }
 
-ForestSegments gpuccl_forest_segments(const GpucclParams *params,
-                                      void *workspace, int width, int height)
+ForestImages gpuccl_forest_images(const GpucclParams *params,
+                                  void *workspace, int width, int height)
 {
-  ForestSegments s = {};
-  if (params->mode != GPUCCL_MODE_SEGMENTS)
-    return s;
+  ForestImages s = {};
   uint8_t *p = static_cast<uint8_t *>(workspace) +
                forest_bytes(params->algorithm, width, height);
+  s.bits = reinterpret_cast<uint32_t *>(p - bitmap_bytes(width, height));
+  if (params->mode != GPUCCL_MODE_SEGMENTS)
+    return s;
   s.cuts = reinterpret_cast<uint32_t *>(p);
-  s.values = reinterpret_cast<uint32_t *>(p + cuts_bytes(width, height));
+  s.values = reinterpret_cast<uint32_t *>(p + bitmap_bytes(width, height));
   return s;
+}
+
+tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
+                                    void *workspace, const Ha4Frame &f)
+{
+  const Forest g = make_forest(algorithm, workspace, f.width, f.height);
+  tile::ForestView v;
+  v.parent = g.parent;
+  v.first = g.first;
+  v.bits = f.bits;
+  v.root_slot = g.root_slot;
+  v.shift = g.shift;
+  v.fpitch = g.fpitch;
+  v.pitch = f.pitch;
+  v.words = f.words;
+  return v;
 }
 
 #define TRY(expr)                                                             \
@@ -176,8 +199,7 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           void *workspace,
                                           cudaStream_t stream)
 {
-  const Forest g =
-      make_forest(algorithm, workspace, f.width, f.height, f.pitch);
+  const Forest g = make_forest(algorithm, workspace, f.width, f.height);
   const bool ic = algorithm == GPUCCL_ALGORITHM_BUF_IC ||
                   algorithm == GPUCCL_ALGORITHM_BKE_IC;
   TRY(forest_launch_bitmask(f, stream));
@@ -213,6 +235,7 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
     return cudaErrorInvalidValue;
   }
   TRY(forest_launch_first_pixel(f, g, stream));
-  TRY(forest_launch_segment_links(f, g, stream));
+  if (f.cuts) /* segments mode: the strip tail's piece links */
+    TRY(forest_launch_segment_links(f, g, stream));
   return cudaSuccess;
 }

@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The algorithms beside HA4 (BUF, BKE and their IC variants, Allegretti et
  * al. 2019; optimized union-find, OUF; HYBRID3; Stava and Benes) and the
- * shared tail they reuse.
+ * adapters that hand their result to a tail.
  *
  * Each of them labels an equivalence forest in the form natural to it (2x2
- * block labels for BUF/BKE, pixel labels for the others). Two generic adapter kernels
- * (forest_to_segments.cu) then turn that forest into exactly what HA4's
- * later stages read: the bitmask image f.bits (forest_bitmask.cu) and, at
- * every piece start k of f.L, the address of the component's first pixel
- * in raster order, which points to itself. From there on the frame is
- * HA4's: root flags + scan (dense ids in raster order), features, the blob
- * table with its filters, relabeling. No labeling logic is copied.
+ * block labels for BUF/BKE, pixel labels for the others) over the bitmask
+ * image f.bits (forest_bitmask.cu). Adapter 1 (forest_to_segments.cu) then
+ * gives every forest root the address of its component's first pixel in
+ * raster order. No labeling logic is copied.
+ *
+ * Binary mode: the tiled tail, as for HA4 (forest_tiles.h): per-tile
+ * pieces grouped by the forest's components, open merging, blob records.
  *
  * Segments mode (GPUCCL_MODE_SEGMENTS, label maps), Stava and Benes only:
  * f.cuts is set, the bitmask means "value non-zero", neighbours connect
- * when their values are equal (forest_values.cuh), the pieces of HA4's tail
- * also start at the cuts (ha4_piece_starts), and the blob table gets each
- * component's value (Ha4Features::value, filled by Adapter 3).
+ * when their values are equal (forest_values.cuh). Its tail is the segment
+ * tail (ha4_kernels.h): adapter 2 links every piece start of f.L to its
+ * first pixel (pieces also start at the cuts), then root flags, an id
+ * scan, features, the blob table, and adapter 3 gives each component its
+ * value (Ha4Features::value). The tiled tail cannot take it: its runs are
+ * runs of set bits (a segment's run ends at a cut), and a tile holds up to
+ * a component per pixel where its closed records have room for half.
  *
  * cuda_frame.cu calls only the gpuccl_forest_* functions below and,
  * in segments mode, forest_launch_segment_values. */
@@ -26,6 +30,7 @@
 #include <cuda_runtime.h>
 
 #include "../backend.h"
+#include "forest_tiles.h"
 #include "ha4_common.cuh"
 
 /* The forest as the adapter reads it: node of pixel (x, y) is
@@ -35,6 +40,7 @@
 struct Forest {
   uint32_t *parent;
   uint32_t *first;
+  uint32_t *root_slot; /* the tiled tail's (forest_tiles.h) */
   uint8_t *info; /* BKE's information byte per block (Table 1) */
   int shift;
   int fpitch; /* nodes per forest row */
@@ -67,17 +73,24 @@ size_t gpuccl_forest_segments_max_components(int width, int height);
 size_t gpuccl_forest_workspace_bytes(const GpucclParams *params, int width,
                                      int height);
 
-/* Segments mode: the cut mask (f.cuts) and the per-component values
- * (Ha4Features::value) inside the workspace; both NULL in binary mode. */
-struct ForestSegments {
+/* The images inside the workspace: the bitmask (f.bits); segments mode
+ * only, else NULL: the cut mask (f.cuts) and the per-component values
+ * (Ha4Features::value). */
+struct ForestImages {
+  uint32_t *bits;
   uint32_t *cuts;
   uint32_t *values;
 };
-ForestSegments gpuccl_forest_segments(const GpucclParams *params,
-                                      void *workspace, int width, int height);
+ForestImages gpuccl_forest_images(const GpucclParams *params,
+                                  void *workspace, int width, int height);
 
-/* Binarise into f.bits, label, and leave f.L as HA4's border merging
- * would: the launches of one frame, on `stream`, no sync. */
+/* The forest of a frame as the tiled tail reads it, once labeled. */
+tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
+                                    void *workspace, const Ha4Frame &f);
+
+/* Binarise into f.bits, label, give each root its first pixel (and, in
+ * segments mode, leave f.L as HA4's border merging would): the launches
+ * of one frame, on `stream`, no sync (but HYBRID3's, one per iteration). */
 cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           GpucclAlgorithm algorithm,
                                           void *workspace,
@@ -96,7 +109,7 @@ cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream);
 cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 
-/* Adapter 2: L at every piece start = first[root]. */
+/* Adapter 2 (segments mode): L at every piece start = first[root]. */
 cudaError_t forest_launch_segment_links(const Ha4Frame &f, const Forest &g,
                                         cudaStream_t stream);
 
@@ -124,7 +137,7 @@ cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
 
-/* Optimized union-find (Zhu et al., paper 000): Kernel 1 local merge with
+/* Optimized union-find (Zhu et al.): Kernel 1 local merge with
  * row-column coarse labeling in shared memory, Kernel 2 boundary analysis
  * (tile-border pixels only); its Link is the Compress of
  * buf_launch_compression. */
@@ -133,7 +146,7 @@ cudaError_t ouf_launch_local_merge(const Ha4Frame &f, const Forest &g,
 cudaError_t ouf_launch_boundary_analysis(const Ha4Frame &f, const Forest &g,
                                          cudaStream_t stream);
 
-/* HYBRID3 (Soh et al., paper 003): S4DLS and label backtracking, one
+/* HYBRID3 (HYBRID3, after Soh et al.): S4DLS and label backtracking, one
  * iteration each; *g.changed set when a label moved. */
 cudaError_t hybrid3_launch_s4dls(const Ha4Frame &f, const Forest &g,
                                  cudaStream_t stream);
@@ -141,10 +154,10 @@ cudaError_t hybrid3_launch_label_backtracking(const Ha4Frame &f,
                                               const Forest &g,
                                               cudaStream_t stream);
 
-/* Stava and Benes (paper 004): Kernel 1 labels SB_TILE x SB_TILE tiles in
- * shared memory; Kernel 2 merges 2x2 tiles of side `side` across their
- * inner borders, once per level; the final update is the Compress of
- * buf_launch_compression. */
+/* Stava and Benes (2011, "Connected Component Labeling in CUDA"): Kernel
+ * 1 labels SB_TILE x SB_TILE tiles in shared memory; Kernel 2 merges 2x2
+ * tiles of side `side` across their inner borders, once per level; the
+ * final update is the Compress of buf_launch_compression. */
 #define SB_TILE 16
 cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,
                                     cudaStream_t stream);

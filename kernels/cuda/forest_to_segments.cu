@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   if (word >= f.words)
     return;
   const size_t w = (size_t)y * f.words + word;
-  if (!((ha4_piece_starts<1>(f.bits[w], f.cuts, w) >> i) & 1u))
+  if (!((ha4_piece_starts(f.bits[w], f.cuts, w) >> i) & 1u))
     return;
   const int x = word * 32 + i;
   f.L[(uint32_t)y * f.pitch + x] = g.first[forest_root(g, x, y)];

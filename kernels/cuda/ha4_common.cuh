@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the HA4 kernels share: the frame they work on, binarisation of the raw
- * samples (fused into the kernels that read the image), and the union-find
- * of the equivalence forest (Alg. 2).
+/* What the kernels on HA4's segment forest share (the forest labelers, the
+ * segment tail, Otsu): the frame they work on, binarisation of the raw
+ * samples, and the union-find of the equivalence forest (Alg. 2).
  *
  * Memory layout. Rows of the equivalence array L and of the bitmask image
  * are `pitch` pixels apart, pitch = width rounded up to 64, so a linear
  * address k = y * pitch + x gives its bitmask word as k >> 5 and its bit as
  * k & 31, and raster order of pixels is the order of their addresses. L is
  * written only at segment starts (never cleared); the bitmask image (one bit
- * per pixel, written once per frame by strip labeling) replaces the raw
+ * per pixel, written once per frame by forest_bitmask.cu) replaces the raw
  * image in every later kernel. */
 #ifndef GPUCCL_HA4_COMMON_CUH
 #define GPUCCL_HA4_COMMON_CUH
@@ -20,13 +20,7 @@
 #include "ha4_bits.h"
 #include "tile_common.cuh"
 
-#define HA4_BLOCK_W 32 /* a warp: one row of a strip */
-/* Rows per strip: strip labeling merges a whole 256 x 16 tile inside shared
- * memory, so the taller the strip, the fewer unions reach global memory
- * (border merging) and the flatter the global forest; 16 warps and 16 KB of
- * labels per block still leave four blocks per SM. */
-#define HA4_STRIP_H 16
-#define HA4_TILE_W 256 /* pixels of a strip handled by one block */
+#define HA4_BLOCK_W 32 /* a warp: the 32 pixels of a bitmask word */
 #define HA4_FULL 0xffffffffu
 
 /* Device-side view of one frame. Passed by value to every kernel. */
@@ -70,8 +64,8 @@ __device__ __forceinline__ unsigned ha4_sample(const Ha4Frame &f, int x, int y)
   return p[f.channel_offset];
 }
 
-/* Foreground test; false outside the image, so the last strip and the last
- * tile are masked rather than padded. */
+/* Foreground test; false outside the image, so the last word of a row is
+ * masked rather than padded. */
 template <GpucclPixelFormat FMT>
 __device__ __forceinline__ bool ha4_foreground(const Ha4Frame &f, int threshold,
                                                int x, int y)
@@ -99,103 +93,18 @@ __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
   return label;
 }
 
-/* The union-find of Alg. 2, in global memory (Ha4Global) or in a block's
- * shared memory (Ha4Shared): one implementation with the tiled pipeline's
- * (tile_common.cuh). Finds halve the path; the smaller root wins. */
-typedef tile::GlobalForest Ha4Global;
-typedef tile::SharedForest Ha4Shared;
-
-template <class Mem = Ha4Global>
-__device__ __forceinline__ uint32_t ha4_find_halving(uint32_t *L, uint32_t x)
-{
-  return tile::find_root<Mem>(L, x);
-}
-
-template <class Mem = Ha4Global>
+/* The union-find of Alg. 2 in global memory: one implementation with the
+ * tiled pipeline's (tile_common.cuh). Finds halve the path; the smaller
+ * root wins. */
 __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 {
-  tile::merge_roots<Mem>(L, a, b);
+  tile::merge_roots<tile::GlobalForest>(L, a, b);
 }
 
 /* Bit i of a mask, as 0 or 1. */
-template <typename M>
-__device__ __forceinline__ bool ha4_bit(M mask, int i)
+__device__ __forceinline__ bool ha4_bit(uint32_t mask, int i)
 {
   return (mask >> i) & 1u;
-}
-
-/* Alg. 1 / Alg. 7 start distance for either mask width. */
-__device__ __forceinline__ int ha4_start_distance(uint32_t mask, int i)
-{
-  return gpuccl_start_distance32(mask, i);
-}
-__device__ __forceinline__ int ha4_start_distance(uint64_t mask, int i)
-{
-  return gpuccl_start_distance64(mask, i);
-}
-__device__ __forceinline__ int ha4_end_distance(uint32_t mask, int i)
-{
-  return gpuccl_end_distance32(mask, i);
-}
-__device__ __forceinline__ int ha4_end_distance(uint64_t mask, int i)
-{
-  return gpuccl_end_distance64(mask, i);
-}
-
-/* Start address of the segment holding bit i (ha4_bits.h). */
-__device__ __forceinline__ uint32_t ha4_segment_start(uint32_t mask, int i,
-                                                      uint32_t carry,
-                                                      uint32_t k)
-{
-  return gpuccl_segment_start32(mask, i, carry, k);
-}
-__device__ __forceinline__ uint32_t ha4_segment_start(uint64_t mask, int i,
-                                                      uint32_t carry,
-                                                      uint32_t k)
-{
-  return gpuccl_segment_start64(mask, i, carry, k);
-}
-
-/* The same for the pixel left of bit i (that pixel set). */
-template <typename M>
-__device__ __forceinline__ uint32_t ha4_left_start(M mask, int i,
-                                                   uint32_t carry, uint32_t k)
-{
-  return i == 0 ? k - carry : ha4_segment_start(mask, i - 1, carry, k - 1);
-}
-
-/* Which merge joins a row with the row above at bit i (Alg. 3 inside a
- * tile, Alg. 4 across strip borders), at most one: the rules are exclusive
- * (4-adjacency needs both pixels, each diagonal one of them). by / bu: bit
- * i of this row / the row above; ly / lu: the pixel left of it; k / ku:
- * the addresses of bit i in both rows. `y` and `u` give, for either row,
- * at(i, k): the start of the segment (piece) holding bit i at address k,
- * and left(i, k): that of the pixel left of it. Sets the two addresses to
- * merge and returns whether there is a merge. */
-template <class Row>
-__device__ __forceinline__ bool ha4_row_merge(bool conn8, int i, uint32_t k,
-                                              uint32_t ku, bool by, bool bu,
-                                              bool ly, bool lu, const Row &y,
-                                              const Row &u, uint32_t &a,
-                                              uint32_t &b)
-{
-  bool has = true;
-  if (by && bu && (!ly || !lu)) {
-    /* 4-adjacency: overlapping segments meet where one of them starts. */
-    a = y.at(i, k);
-    b = u.at(i, ku);
-  } else if (conn8 && by && !ly && lu && !bu) {
-    /* Diagonal only: a segment starting right after one that ends in the
-     * other row (up-left, then up-right). */
-    a = k;
-    b = u.left(i, ku);
-  } else if (conn8 && bu && !lu && ly && !by) {
-    a = ku;
-    b = y.left(i, k);
-  } else {
-    has = false;
-  }
-  return has;
 }
 
 /* Dense id (0-based, raster order) of the component whose root is at
@@ -220,45 +129,17 @@ struct Ha4Features {
   uint32_t *value; /* segments mode: each component's value, else NULL */
 };
 
-/* Mask type of a variant: P pixels per thread, 32 * P per warp row. */
-template <int P> struct Ha4Mask;
-template <> struct Ha4Mask<1> { typedef uint32_t type; };
-template <> struct Ha4Mask<2> { typedef uint64_t type; };
-
-/* Bit of thread tx that can start a segment (Alg. 7's txb for P = 2). */
-__device__ __forceinline__ int ha4_thread_bit(uint32_t mask, int tx)
-{
-  (void)mask;
-  return tx;
-}
-__device__ __forceinline__ int ha4_thread_bit(uint64_t mask, int tx)
-{
-  return gpuccl_pair_bit(mask, tx);
-}
-
-/* Load one bitmask word of a variant: 32 or 64 pixels. */
-template <int P>
-__device__ __forceinline__ typename Ha4Mask<P>::type
-ha4_load_mask(const uint32_t *bits, size_t word)
-{
-  if constexpr (P == 1)
-    return bits[word];
-  else
-    return reinterpret_cast<const unsigned long long *>(bits)[word];
-}
-
 /* The segment pieces of a bitmask word: the set bits whose left neighbour
  * in the word is clear start one, and so do the cuts in segments mode
  * (cuts NULL otherwise). A piece runs up to the next start or clear bit:
- * its length from start b is ha4_end_distance(mask & ~starts, b). */
-template <int P>
-__device__ __forceinline__ typename Ha4Mask<P>::type
-ha4_piece_starts(typename Ha4Mask<P>::type mask, const uint32_t *cuts,
-                 size_t word)
+ * its length from start b is gpuccl_end_distance32(mask & ~starts, b). */
+__device__ __forceinline__ uint32_t ha4_piece_starts(uint32_t mask,
+                                                     const uint32_t *cuts,
+                                                     size_t word)
 {
-  typename Ha4Mask<P>::type starts = mask & ~(mask << 1);
+  uint32_t starts = mask & ~(mask << 1);
   if (cuts)
-    starts |= ha4_load_mask<P>(cuts, word);
+    starts |= cuts[word];
   return starts;
 }
 
@@ -266,10 +147,6 @@ ha4_piece_starts(typename Ha4Mask<P>::type mask, const uint32_t *cuts,
 __device__ __forceinline__ int ha4_piece_start_bit(uint32_t starts, int b)
 {
   return 31 - gpuccl_clz32(starts & (0xffffffffu >> (31 - b)));
-}
-__device__ __forceinline__ int ha4_piece_start_bit(uint64_t starts, int b)
-{
-  return 63 - gpuccl_clz64(starts & (~0ull >> (63 - b)));
 }
 
 #endif /* GPUCCL_HA4_COMMON_CUH */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Launchers of the HA4 kernels, one per step of the paper (Hennequin et
- * al. 2018) plus the steps this library adds (Otsu, blob table, nearest
- * blobs). Each returns the launch's error; the backend (cuda_frame.cu)
- * orders them on the context's stream. `p` is the variant: 1 (32 pixels
- * per warp row, the paper's HA4) or 2 (64 pixels, Alg. 7). */
+/* Launchers of the kernels on HA4's segment forest (Hennequin et al.
+ * 2018): the segment tail of segments mode (root flags, Alg. 6 features,
+ * Alg. 5 relabeling, the blob table), and the steps every frame may use
+ * (Otsu, max_blobs, nearest blobs). Each returns the launch's error; the
+ * backend (cuda_frame.cu, cuda_table.cu) orders them on its stream. */
 #ifndef GPUCCL_HA4_KERNELS_H
 #define GPUCCL_HA4_KERNELS_H
 
@@ -18,14 +18,6 @@ cudaError_t ha4_launch_otsu(const Ha4Frame &f, uint32_t *hist,
                             int *d_threshold, int sm_count,
                             cudaStream_t stream);
 
-/* Alg. 3: binarise, write the bitmask image, label each strip tile. */
-cudaError_t ha4_launch_strip_labeling(const Ha4Frame &f, int p,
-                                      cudaStream_t stream);
-
-/* Alg. 4: merge the trees across strip and tile borders. */
-cudaError_t ha4_launch_border_merging(const Ha4Frame &f, int sm_count,
-                                      cudaStream_t stream);
-
 /* Root flags: per 32-bit word, which segment starts are roots (bitmask) and
  * how many (count, the input of the id scan); compresses L at every start
  * so later kernels reach the root in one load. */
@@ -33,14 +25,12 @@ cudaError_t ha4_launch_root_flags(const Ha4Frame &f, uint32_t *rootmask,
                                   uint32_t *count, cudaStream_t stream);
 
 /* Alg. 6: area, sums and bounding box per dense component id. */
-cudaError_t ha4_launch_features(const Ha4Frame &f, int p,
-                                const uint32_t *offset,
+cudaError_t ha4_launch_features(const Ha4Frame &f, const uint32_t *offset,
                                 const uint32_t *rootmask,
                                 const Ha4Features &feat, cudaStream_t stream);
 
 /* Alg. 5: the label image, labels 1..N, row stride = width. */
-cudaError_t ha4_launch_relabeling(const Ha4Frame &f, int p,
-                                  const uint32_t *offset,
+cudaError_t ha4_launch_relabeling(const Ha4Frame &f, const uint32_t *offset,
                                   const uint32_t *rootmask, uint32_t *labels,
                                   cudaStream_t stream);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* HYBRID3's label backtracking iteration (LB, Soh et al., paper 003, Sec.
+/* HYBRID3's label backtracking iteration (LB; HYBRID3 after Soh et al., Sec.
  * 3.2): each foreground pixel follows LABEL(LABEL(...)) until a label is
  * its own, and takes that. Labels only ever point at smaller addresses of
  * the same component, so the walk ends. */

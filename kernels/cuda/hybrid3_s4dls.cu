@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* HYBRID3's S4DLS iteration (Soh et al., paper 003, Alg. 1): each
+/* HYBRID3's S4DLS iteration (HYBRID3 after Soh et al., Alg. 1): each
  * foreground pixel searches its upper group of directions (W, NW, N, NE;
  * W and N when 4-connected) for the smallest label, walking each direction
  * until background; only when that finds nothing smaller than its own label

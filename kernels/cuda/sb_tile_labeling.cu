@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Stava and Benes Kernel 1 (paper 004, Fig. 35.8): each SB_TILE x SB_TILE
+/* Stava and Benes Kernel 1 (2011, Fig. 35.8): each SB_TILE x SB_TILE
  * tile is labeled in shared memory by repeating two passes until nothing
  * changes: every foreground element takes the smallest label among its
  * connected neighbours in the tile and links its tree's root to it

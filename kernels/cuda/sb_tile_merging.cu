@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Stava and Benes Kernel 2 (paper 004, Fig. 35.10), one launch per level
+/* Stava and Benes Kernel 2 (2011, Fig. 35.10), one launch per level
  * of the merging scheme: 2 x 2 tiles of side `side` become one, by Union
  * across their inner vertical and horizontal borders (diagonals too when
  * 8-connected). Tiles at the right and bottom may be partial, so any width

@@ -27,7 +27,8 @@ fi
 
 status=0
 for tool in memcheck racecheck synccheck initcheck; do
-  for t in "test-gpu-corpus --reduced" "test-gpu-buffers" "test-gpu-nearest --quick"; do
+  for t in "test-gpu-corpus --reduced" "test-gpu-buffers" "test-gpu-nearest --quick" \
+    "test-forest-tiles --quick"; do
     name="${t%% *}"
     log="$logs/$tool-$name.log"
     extra=()

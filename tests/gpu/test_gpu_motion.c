@@ -8,7 +8,7 @@
  * with the label image every third frame (the tile kernel's second pass
  * learns then), at sizes that cut words and tiles (odd widths, padded
  * strides). Threshold 1 makes any difference of one level in the model
- * show. Non-tiled algorithms refuse a model with UNSUPPORTED. Exits 77
+ * show. The forest algorithms refuse a model with UNSUPPORTED. Exits 77
  * without a usable GPU.
  *
  * Usage: test-gpu-motion [--quick]   (--quick: fewer frames and sizes,
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
   gpuccl_params_init(&p);
   p.background = bg;
   GpucclResult r;
-  const GpucclAlgorithm refused[] = {GPUCCL_ALGORITHM_HA4_64,
+  const GpucclAlgorithm refused[] = {GPUCCL_ALGORITHM_OUF,
                                      GPUCCL_ALGORITHM_BUF,
                                      GPUCCL_ALGORITHM_STAVA_BENES};
   for (int i = 0; i < 3; i++) {

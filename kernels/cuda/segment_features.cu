@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* HA4 features (Alg. 6 of Hennequin et al. 2018): connected component
- * analysis without a label image. A warp takes one bitmask word (32 pixels,
- * or 64 with Alg. 7) at a time, FEAT_ROUNDS of them in turn; only the
+ * analysis without a label image, for the segment tail (segments mode). A
+ * warp takes one bitmask word (32 pixels) at a time, FEAT_ROUNDS of them in
+ * turn; only the
  * thread at the start of each segment piece works:
  * it finds the component's dense id and adds the whole piece at once —
  * area = run length, sum of x = phi(x1) - phi(x0 - 1), sum of y = y * area,
@@ -87,12 +88,10 @@ __device__ __forceinline__ void piece_add(FeatTable &t, const Ha4Features &feat,
     add_features(feat, id, s);
 }
 
-template <int P>
 __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
     ha4_features(Ha4Frame f, const uint32_t *offset, const uint32_t *rootmask,
                  Ha4Features feat)
 {
-  typedef typename Ha4Mask<P>::type Mask;
   static_assert(FEAT_SLOTS == HA4_BLOCK_W * FEAT_WARPS, "one slot a thread");
   __shared__ FeatTable table;
   const int lane = threadIdx.x;
@@ -103,7 +102,7 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
   table.sum_x[slot] = table.sum_y[slot] = 0;
   __syncthreads();
 
-  const int words_per_row = f.words / P;
+  const int words_per_row = f.words;
   const size_t n_words = (size_t)words_per_row * f.height;
   const size_t first = (size_t)blockIdx.x * FEAT_WARPS * FEAT_ROUNDS;
   const cg::thread_block_tile<32> warp =
@@ -112,14 +111,14 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
     const size_t w = first + (size_t)round * FEAT_WARPS + threadIdx.y;
     if (w >= n_words)
       break; /* warp-uniform */
-    const Mask mask = ha4_load_mask<P>(f.bits, w);
+    const uint32_t mask = f.bits[w];
     if (mask == 0)
       continue; /* warp-uniform */
-    const int b = ha4_thread_bit(mask, lane);
+    const int b = lane;
     /* Only the start of each segment piece works. */
-    const Mask starts = ha4_piece_starts<P>(mask, f.cuts, w);
+    const uint32_t starts = ha4_piece_starts(mask, f.cuts, w);
     const bool start = ha4_bit(starts, b);
-    const uint32_t k = (uint32_t)(w * 32 * P + b);
+    const uint32_t k = (uint32_t)(w * 32 + b);
     const uint32_t y = (uint32_t)(w / words_per_row);
     /* L is compressed by root flags. Pieces of one component in this warp
      * share a root: they form one group (labeled_partition; the idle lanes
@@ -139,11 +138,12 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
       feat.first_y[id] = y;
     /* A word is part of one row, so y and the word's first x are shared
      * by its pieces: the group's sums are 32-bit reductions of bit
-     * offsets in the word (at most 63, sums at most 2016), one warp
+     * offsets in the word (at most 31, sums at most 496), one warp
      * instruction each on sm_80+ (REDUX), where 64-bit sums of x took
      * a shuffle tree per value and group. */
-    const uint32_t x0 = (uint32_t)(w * 32 * P - (size_t)y * f.pitch);
-    const uint32_t count = start ? ha4_end_distance(mask & ~starts, b) : 0u;
+    const uint32_t x0 = (uint32_t)(w * 32 - (size_t)y * f.pitch);
+    const uint32_t count =
+        start ? gpuccl_end_distance32(mask & ~starts, b) : 0u;
     const uint32_t area = cg::reduce(same, count, cg::plus<uint32_t>());
     const uint32_t offsets = cg::reduce(
         same, (uint32_t)gpuccl_run_sum((uint32_t)b, count),
@@ -179,18 +179,14 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * FEAT_WARPS)
   }
 }
 
-cudaError_t ha4_launch_features(const Ha4Frame &f, int p,
-                                const uint32_t *offset,
+cudaError_t ha4_launch_features(const Ha4Frame &f, const uint32_t *offset,
                                 const uint32_t *rootmask,
                                 const Ha4Features &feat, cudaStream_t stream)
 {
-  const size_t n = (size_t)f.height * (f.words / p);
+  const size_t n = (size_t)f.height * f.words;
   const size_t per_block = FEAT_WARPS * FEAT_ROUNDS;
   dim3 block(HA4_BLOCK_W, FEAT_WARPS);
   const unsigned grid = (unsigned)((n + per_block - 1) / per_block);
-  if (p == 2)
-    ha4_features<2><<<grid, block, 0, stream>>>(f, offset, rootmask, feat);
-  else
-    ha4_features<1><<<grid, block, 0, stream>>>(f, offset, rootmask, feat);
+  ha4_features<<<grid, block, 0, stream>>>(f, offset, rootmask, feat);
   return cudaGetLastError();
 }

@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(HA4_BLOCK_W *ROOT_WARPS)
 #pragma unroll
   for (int j = 0; j < ROOT_WORDS; j++) {
     start[j] = mask[j] &&
-               ((ha4_piece_starts<1>(mask[j], cuts, w0 + j) >> i) & 1u);
+               ((ha4_piece_starts(mask[j], cuts, w0 + j) >> i) & 1u);
     const uint32_t k = (uint32_t)((w0 + j) * 32 + i);
     parent[j] = start[j] ? __ldcg(L + k) : 0xffffffffu;
   }

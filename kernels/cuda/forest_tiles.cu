@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The adapter from a labeled forest to the tiled tail (forest_tiles.h).
+ *
+ * Forest tiles runs tile labeling's agent (tile_labeling.cuh) with its
+ * linking steps (3 to 5: first top neighbours, pointer jumping, extras)
+ * replaced by the forest's answer: every run of the tile asks the forest
+ * for its component's first pixel (the key), and runs of one key form one
+ * piece whose root is its smallest run, as after step 5:
+ *   - a key inside the tile is the first pixel of its component, so of the
+ *     piece: its run is the piece's smallest, and every run of the key
+ *     points at it directly (one shared load: run_of);
+ *   - a key outside the tile belongs to a component that enters the tile
+ *     across a seam, so the tile has at most one such key per seam pixel
+ *     (OPEN_CAP); a small hash table in shared memory gives each the
+ *     smallest of its runs.
+ * The agent's steps 6 to 9 then flag, rank and sum the pieces and write
+ * them out as they do for HA4: a piece is closed when no run of it touches
+ * a seam (then it is a whole component), open otherwise. Each open piece
+ * that holds its component's first pixel (it lies in the topmost tile row
+ * the component reaches, as blob records expects of a root) writes its slot
+ * at root_slot[forest root], and open root links points every open piece
+ * there: the forest did seam merging's work.
+ *
+ * The seams tile labeling writes for seam merging are written here too and
+ * not read (the agent's outputs step); nothing else differs downstream. */
+#include "forest_tiles.h"
+#include "tile_labeling.cuh"
+
+namespace tile {
+
+namespace {
+
+typedef LibraryShape S;
+
+/* The tile's foreign keys: fewer than OPEN_CAP (576), so the table keeps
+ * a free slot (it is at most 56 % full) and every probe ends. */
+constexpr int HASH_BITS = 10;
+constexpr uint32_t HASH_SLOTS = 1u << HASH_BITS;
+static_assert(HASH_SLOTS > (uint32_t)S::OPEN_CAP,
+              "hash table of foreign keys too small");
+/* A run's P while it waits for its foreign key's smallest run: the
+ * table slot, flagged. */
+constexpr uint32_t FOREIGN = 0x80000000u;
+
+/* Root of the forest node of pixel (x, y). The forest is read only here
+ * (its labeler finished): cached loads. */
+__device__ __forceinline__ uint32_t forest_root(const ForestView &g,
+                                                uint32_t x, uint32_t y)
+{
+  uint32_t n = (y >> g.shift) * (uint32_t)g.fpitch + (x >> g.shift), p;
+  while ((p = __ldg(g.parent + n)) != n)
+    n = p;
+  return n;
+}
+
+/* The tail's key (y * width + x) and the forest's address (y * pitch + x)
+ * of a component's first pixel. */
+__device__ __forceinline__ uint32_t first_address(const ForestView &g,
+                                                  uint32_t root)
+{
+  return __ldg(g.first + root);
+}
+
+/* Tile labeling's outputs for one tile of a labeled forest. The label
+ * image is not the agent's (its pieces are another labeling's): see
+ * forest_label_image_kernel. */
+struct ForestTiles {
+  /* The agent's format and connectivity only choose how it binarises and
+   * which runs touch (steps 1 to 5), which this adapter does not run. */
+  typedef TileLabeling<S, GPUCCL_PIXEL_U8, false, LIBRARY_FCAP> Tile;
+  typedef Tile::Shared Shared;
+  static constexpr int NT = S::THREADS;
+  static constexpr uint32_t FULL = 0xffffffffu;
+  static_assert(sizeof(Shared::extra) >= 2 * HASH_SLOTS * sizeof(uint32_t),
+                "the hash table lives in the extras' list");
+
+  Tile tl;
+  Shared &s;
+  const Frame &f;
+  const ForestView &g;
+  /* Free between steps 2 and 7: the extras' list, which this adapter does
+   * not use, and which the feature windows overwrite from step 7 on. */
+  uint32_t *const hkey, *const hrep;
+
+  __device__ ForestTiles(Shared &shared, const Frame &frame,
+                         const ForestView &forest)
+      : tl(shared, frame), s(shared), f(frame), g(forest),
+        hkey(shared.extra), hrep(shared.extra + HASH_SLOTS)
+  {
+  }
+
+  /* Step 1 from the bitmask the forest labeled (so both see one image),
+   * with the agent's per-tile state cleared as its binarise() does;
+   * whether the tile has any foreground comes back with the barrier. */
+  __device__ uint32_t load_bits(bool &any)
+  {
+    const uint32_t y = tl.gy0 + tl.wy;
+    const uint32_t word = blockIdx.x * S::WORDS + tl.ww;
+    uint32_t B = 0;
+    if (y < (uint32_t)f.image.height && word < (uint32_t)g.words)
+      B = __ldg(g.bits + (size_t)y * g.words + word);
+    s.fg[tl.wy][tl.ww] = B;
+    if (tl.t < Shared::RW) {
+      s.multi[tl.t] = 0;
+      s.open[tl.t] = 0;
+    }
+    if (tl.t == 0)
+      s.n_closed = 0;
+    any = __syncthreads_or(B != 0u);
+    return B;
+  }
+
+  /* The slot of a foreign key in the table (inserted if new), and r
+   * offered as the smallest run of the key. */
+  __device__ uint32_t insert(uint32_t key, uint32_t r)
+  {
+    uint32_t h = (key * 2654435761u) >> (32 - HASH_BITS);
+    for (;;) {
+      const uint32_t old = atomicCAS(hkey + h, NONE, key);
+      if (old == NONE || old == key)
+        break;
+      h = (h + 1) & (HASH_SLOTS - 1);
+    }
+    atomicMin(hrep + h, r);
+    return h;
+  }
+
+  /* Steps 3 to 5 by the forest: every run's P is the smallest run of its
+   * component in the tile; runs of pieces of several runs are PAIRED.
+   * Whole warps go round together: on dense images most runs of a tile
+   * belong to one giant component, so the runs of one key in a warp send
+   * one atomic to its table slot and to its root's record, not one each. */
+  __device__ void group_by_component()
+  {
+    for (uint32_t i = tl.t; i < HASH_SLOTS; i += NT) {
+      hkey[i] = NONE;
+      hrep[i] = NONE;
+    }
+    __syncthreads();
+    const uint32_t lane = tl.lane;
+    for (uint32_t r0 = tl.t - lane; r0 < tl.n_runs; r0 += NT) {
+      const uint32_t r = r0 + lane;
+      const bool valid = r < tl.n_runs;
+      uint32_t key = NONE, lx = 0, ly = 0;
+      if (valid) {
+        key = first_address(
+            g, forest_root(g, tl.gx0 + tl.run_a(r), tl.gy0 + tl.run_y(r)));
+        /* Outside the tile, these wrap past its size. */
+        lx = key % (uint32_t)g.pitch - tl.gx0;
+        ly = key / (uint32_t)g.pitch - tl.gy0;
+      }
+      const bool foreign =
+          valid && !(lx < (uint32_t)S::W && ly < (uint32_t)S::H);
+      /* The lowest lane of a key holds its smallest run here. */
+      const uint32_t peers = __match_any_sync(FULL, foreign ? key : NONE);
+      const int leader = __ffs(peers) - 1;
+      uint32_t h = 0;
+      if (foreign && (int)lane == leader)
+        h = insert(key, r);
+      h = __shfl_sync(FULL, h, leader);
+      if (valid)
+        s.P[r] = foreign ? FOREIGN | h : tl.run_of((int)ly, (int)lx);
+    }
+    __syncthreads();
+    for (uint32_t r0 = tl.t - lane; r0 < tl.n_runs; r0 += NT) {
+      const uint32_t r = r0 + lane;
+      const bool valid = r < tl.n_runs;
+      uint32_t p = valid ? s.P[r] : r;
+      if (valid && (p & FOREIGN)) {
+        p = hrep[p & ~FOREIGN];
+        s.P[r] = p;
+      }
+      const bool linked = p != r;
+      if (linked)
+        tl.mark_paired(r);
+      const uint32_t peers = __match_any_sync(FULL, linked ? p : NONE);
+      if (linked && (int)lane == __ffs(peers) - 1)
+        tl.mark_paired(p);
+    }
+    __syncthreads();
+  }
+
+  /* Steps 1 to 7; false for a tile without foreground (nothing after
+   * step 1 ran). */
+  __device__ bool label_runs()
+  {
+    bool any;
+    const uint32_t B = load_bits(any);
+    if (!any)
+      return false;
+    tl.number_runs(B);
+    group_by_component();
+    tl.find_roots();
+    tl.rank_roots();
+    return true;
+  }
+
+  /* Open pieces that hold their component's first pixel: their slot at
+   * the component's forest root. One piece per component does. */
+  __device__ void publish_root_slots()
+  {
+    for (uint32_t r = tl.t; r < tl.n_runs; r += NT) {
+      if (s.P[r] != r || !tl.flag(s.open, r))
+        continue;
+      const uint32_t x = tl.gx0 + tl.run_a(r), y = tl.gy0 + tl.run_y(r);
+      const uint32_t root = forest_root(g, x, y);
+      if (first_address(g, root) == y * (uint32_t)g.pitch + x)
+        g.root_slot[root] = tl.open_slot(r);
+    }
+  }
+};
+
+__global__ void __launch_bounds__(S::THREADS)
+    forest_tiles_kernel(Frame f, ForestView g)
+{
+  extern __shared__ uint4 smem_raw[];
+  wait_for_previous();
+  allow_next();
+  ForestTiles a(*reinterpret_cast<ForestTiles::Shared *>(smem_raw), f, g);
+  if (!a.label_runs()) {
+    a.tl.write_empty(nullptr); /* its counts and zero bitmaps */
+    return;
+  }
+  a.publish_root_slots();
+  a.tl.features();
+  a.tl.write_outputs();
+}
+
+constexpr int LINK_THREADS = 128;
+
+/* Seam merging's result from the forest: each open piece of tile
+ * blockIdx.x links to its component's root slot (the root's own link is
+ * itself), so every tree is one level deep. */
+__global__ void __launch_bounds__(LINK_THREADS)
+    open_root_links_kernel(Frame f, ForestView g)
+{
+  wait_for_previous();
+  allow_next();
+  const OpenPieces &o = f.out.open;
+  const uint32_t t = blockIdx.x, n = f.out.n_open[t];
+  const uint32_t w = (uint32_t)f.image.width;
+  for (uint32_t i = threadIdx.x; i < n; i += LINK_THREADS) {
+    const uint32_t p = t * S::OPEN_CAP + i, key = o.key[p];
+    o.parent[p] = g.root_slot[forest_root(g, key % w, key / w)];
+  }
+}
+
+/* The label image (Alg. 5) after blob records: each foreground pixel gets
+ * the id of its component's first pixel, background 0 (the image is never
+ * cleared). One thread per pixel, a warp per 32 of a row. */
+__global__ void __launch_bounds__(256)
+    forest_label_image_kernel(Frame f, ForestView g, uint32_t *labels)
+{
+  wait_for_previous();
+  allow_next();
+  const uint32_t x = blockIdx.x * 32 + threadIdx.x;
+  const uint32_t y = blockIdx.y * 8 + threadIdx.y;
+  if (x >= (uint32_t)f.image.width || y >= (uint32_t)f.image.height)
+    return;
+  uint32_t id = 0;
+  if (__ldg(g.bits + (size_t)y * g.words + x / 32) >> (x & 31) & 1u) {
+    const uint32_t key = first_address(g, forest_root(g, x, y));
+    id = (uint32_t)components_before<S>(f, key % (uint32_t)g.pitch,
+                                        key / (uint32_t)g.pitch) +
+         1;
+  }
+  labels[(size_t)y * f.image.width + x] = id;
+}
+
+} /* namespace */
+
+cudaError_t launch_forest_tiles(const Frame &f, const ForestView &g,
+                                cudaStream_t stream)
+{
+  constexpr size_t smem = sizeof(ForestTiles::Shared);
+  static_assert(smem <= 48 * 1024, "tile shared memory over 48 KB");
+  return launch_dependent(forest_tiles_kernel, dim3(f.tiles_x, f.tiles_y),
+                          S::THREADS, smem, stream, f, g);
+}
+
+cudaError_t launch_open_root_links(const Frame &f, const ForestView &g,
+                                   cudaStream_t stream)
+{
+  return launch_dependent(open_root_links_kernel, f.tiles_x * f.tiles_y,
+                          LINK_THREADS, 0, stream, f, g);
+}
+
+cudaError_t launch_forest_label_image(const Frame &f, const ForestView &g,
+                                      uint32_t *labels, cudaStream_t stream)
+{
+  const dim3 grid((f.image.width + 31) / 32, (f.image.height + 7) / 8);
+  return launch_dependent(forest_label_image_kernel, grid, dim3(32, 8), 0,
+                          stream, f, g, labels);
+}
+
+cudaError_t enqueue_forest_tail(const Frame &f, const ForestView &g,
+                                GpucclBlob *blobs, uint32_t *labels,
+                                cudaStream_t stream)
+{
+  cudaError_t e;
+  if ((e = launch_forest_tiles(f, g, stream)) ||
+      (e = launch_open_root_links(f, g, stream)) ||
+      (e = launch_open_merging(f, stream)) ||
+      (e = launch_blob_records(f, blobs, stream)))
+    return e;
+  return labels ? launch_forest_label_image(f, g, labels, stream)
+                : cudaSuccess;
+}
+
+} /* namespace tile */

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The forest labelers on the tiled tail (kernels/cuda/forest_tiles.h), step
+// by step against OpenCV's labeling of the whole image (tests/common/
+// oracle.h), for every forest algorithm and each connectivity it supports:
+//  - forest tiles: a tile's pieces are its pixels grouped by component, one
+//    piece per component present (area, sums, box and first pixel of its
+//    pixels in the tile); a piece is open iff one of its pixels lies on a
+//    seam (a tile border with a neighbour tile), closed pieces are staged
+//    with their first pixels in the start bitmap;
+//  - open root links: every open piece's parent is the open piece holding
+//    its component's first pixel, and that one's parent is itself;
+//  - open merging, blob records, label image: each root holds its whole
+//    component, the table (with and without an area filter) and the label
+//    image are the whole image's.
+// Exit 77 without a usable CUDA device.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "cuda/forest_kernels.h"
+#include "cuda/tiled_frame.h"
+#include "cuda/tiled_kernels.h"
+#include "gpuccl.h"
+#include "oracle.h"
+
+typedef tile::LibraryShape S;
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                      \
+  do {                                                                         \
+    checks++;                                                                  \
+    if (!(cond)) {                                                             \
+      if (failures++ < 20) {                                                   \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
+        fprintf(stderr, __VA_ARGS__);                                          \
+        fputc('\n', stderr);                                                   \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
+              cudaGetErrorString(e_));                                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+template <typename T> static std::vector<T> down(const T *d, size_t n)
+{
+  std::vector<T> h(n);
+  if (n)
+    CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+static cudaError_t dalloc(void **p, size_t n) { return cudaMalloc(p, n ? n : 1); }
+static void dfree(void *p) { cudaFree(p); }
+
+// first pixel (y * width + x), area, sum_x, sum_y, x0, y0, x1, y1
+typedef std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t,
+                   uint32_t, uint32_t>
+    Piece;
+
+static void add_pixel(Piece &p, uint64_t key, uint32_t x, uint32_t y)
+{
+  if (std::get<1>(p) == 0)
+    p = Piece{key, 0, 0, 0, x, y, x, y};
+  std::get<0>(p) = std::min<uint64_t>(std::get<0>(p), key);
+  std::get<1>(p) += 1;
+  std::get<2>(p) += x;
+  std::get<3>(p) += y;
+  std::get<4>(p) = std::min(std::get<4>(p), x);
+  std::get<5>(p) = std::min(std::get<5>(p), y);
+  std::get<6>(p) = std::max(std::get<6>(p), x);
+  std::get<7>(p) = std::max(std::get<7>(p), y);
+}
+
+// OpenCV's labeling of the whole image, labels in raster order.
+struct Oracle {
+  std::vector<uint32_t> labels;
+  std::vector<OracleStats> stats;
+  std::vector<uint64_t> first;
+  long n = 0;
+  Oracle(const std::vector<uint8_t> &img, int w, int h, int conn)
+      : labels((size_t)w * h)
+  {
+    stats.resize((size_t)w * h / 2 + 2);
+    n = oracle_opencv(img.data(), w, h, w, conn, labels.data(), stats.data(),
+                      stats.size());
+    if (n < 0) {
+      fprintf(stderr, "OpenCV failed\n");
+      exit(1);
+    }
+    oracle_stats_from_labels(labels.data(), w, h, (uint32_t)n, stats.data());
+    first.assign((size_t)n, UINT64_MAX);
+    for (size_t i = labels.size(); i-- > 0;)
+      if (labels[i])
+        first[labels[i] - 1] = i;
+  }
+};
+
+struct Run {
+  int w, h, conn;
+  GpucclAlgorithm alg;
+  const char *name;
+  const Oracle &whole;
+  tile::Buffers b{};
+  tile::Frame f{};
+  tile::ForestView g{};
+};
+
+static void check_forest_tiles(const Run &r)
+{
+  const tile::Frame &f = r.f;
+  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
+  auto n_open = down(f.out.n_open, tiles), n_closed = down(f.out.n_closed, tiles);
+  auto rec = down(f.out.closed.rec, tiles * S::CLOSED_CAP);
+  const tile::OpenPieces &o = f.out.open;
+  const size_t cap = tiles * S::OPEN_CAP;
+  auto key = down(o.key, cap), area = down(o.area, cap);
+  auto sx = down(o.sum_x, cap), sy = down(o.sum_y, cap);
+  auto x0 = down(o.x0, cap), x1 = down(o.x1, cap), y1 = down(o.y1, cap);
+  auto start = down(f.out.start, (size_t)f.tiles_y * S::H * f.out.start_words);
+  for (int ty = 0; ty < f.tiles_y; ty++)
+    for (int tx = 0; tx < f.tiles_x; tx++) {
+      const size_t t = (size_t)ty * f.tiles_x + tx;
+      const int ox = tx * S::W, oy = ty * S::H;
+      const int cw = std::min(S::W, r.w - ox), ch = std::min(S::H, r.h - oy);
+      std::map<uint32_t, Piece> pieces;
+      std::map<uint32_t, bool> open;
+      for (int y = oy; y < oy + ch; y++)
+        for (int x = ox; x < ox + cw; x++) {
+          const uint32_t l = r.whole.labels[(size_t)y * r.w + x];
+          if (!l)
+            continue;
+          add_pixel(pieces[l], (uint64_t)y * r.w + x, x, y);
+          const bool seam = (y == oy && ty > 0) ||
+                            (y == oy + S::H - 1 && ty + 1 < f.tiles_y) ||
+                            (x == ox && tx > 0) ||
+                            (x == ox + S::W - 1 && tx + 1 < f.tiles_x);
+          open[l] = open[l] || seam;
+        }
+      std::vector<Piece> want_closed, want_open, got_closed, got_open;
+      for (auto &kv : pieces)
+        (open[kv.first] ? want_open : want_closed).push_back(kv.second);
+      for (uint32_t k = 0; k < n_closed[t]; k++) {
+        const uint4 q = rec[t * S::CLOSED_CAP + k];
+        const uint32_t px = q.x & 0xffff, a = q.x >> 16;
+        got_closed.push_back(Piece{(uint64_t)(oy + px / S::W) * r.w + ox + px % S::W, a,
+                                   q.y + (uint64_t)a * ox, q.z + (uint64_t)a * oy,
+                                   ox + (q.w & 0xff), oy + px / S::W,
+                                   ox + ((q.w >> 8) & 0xff), oy + (q.w >> 16)});
+      }
+      for (uint32_t k = 0; k < n_open[t]; k++) {
+        const size_t p = t * S::OPEN_CAP + k;
+        got_open.push_back(Piece{key[p], area[p], sx[p], sy[p], x0[p],
+                                 key[p] / r.w, x1[p], y1[p]});
+      }
+      for (auto *v : {&want_closed, &want_open, &got_closed, &got_open})
+        std::sort(v->begin(), v->end());
+      EXPECT(got_closed == want_closed && got_open == want_open,
+             "%s %dx%d c%d tile %d,%d: closed %zu/%zu open %zu/%zu, or their features differ",
+             r.name, r.w, r.h, r.conn, tx, ty, got_closed.size(), want_closed.size(),
+             got_open.size(), want_open.size());
+      size_t marked = 0;
+      for (int y = 0; y < S::H; y++)
+        for (int k = 0; k < S::WORDS; k++)
+          marked += __builtin_popcount(
+              start[(size_t)(oy + y) * f.out.start_words + tx * S::WORDS + k]);
+      EXPECT(marked == want_closed.size(), "%s tile %d,%d: %zu start bits, %zu closed",
+             r.name, tx, ty, marked, want_closed.size());
+    }
+}
+
+// Open slots of the frame, in tile order.
+static std::vector<uint32_t> open_slots(const Run &r)
+{
+  auto n_open = down(r.f.out.n_open, (size_t)r.f.tiles_x * r.f.tiles_y);
+  std::vector<uint32_t> slots;
+  for (size_t t = 0; t < n_open.size(); t++)
+    for (uint32_t k = 0; k < n_open[t]; k++)
+      slots.push_back((uint32_t)(t * S::OPEN_CAP + k));
+  return slots;
+}
+
+static void check_root_links(const Run &r)
+{
+  const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
+  auto parent = down(r.f.out.open.parent, cap), key = down(r.f.out.open.key, cap);
+  for (uint32_t p : open_slots(r)) {
+    const uint32_t q = parent[p];
+    const uint32_t l = r.whole.labels[key[p]];
+    EXPECT(q < cap && parent[q] == q && key[q] == r.whole.first[l - 1],
+           "%s %dx%d c%d: open piece %u (component %u) links to %u, not to its first pixel's",
+           r.name, r.w, r.h, r.conn, p, l, q);
+  }
+}
+
+static void check_open_merging(const Run &r)
+{
+  const tile::OpenPieces &o = r.f.out.open;
+  const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
+  auto parent = down(o.parent, cap), key = down(o.key, cap), area = down(o.area, cap);
+  auto sx = down(o.sum_x, cap), sy = down(o.sum_y, cap);
+  auto x0 = down(o.x0, cap), x1 = down(o.x1, cap), y1 = down(o.y1, cap);
+  for (uint32_t p : open_slots(r)) {
+    if (parent[p] != p)
+      continue;
+    const OracleStats &s = r.whole.stats[r.whole.labels[key[p]] - 1];
+    EXPECT(area[p] == s.area && sx[p] == s.sum_x && sy[p] == s.sum_y && x0[p] == s.x0 &&
+               key[p] / r.w == s.y0 && x1[p] == s.x1 && y1[p] == s.y1,
+           "%s %dx%d c%d: root %u holds area %u of a component of area %llu", r.name, r.w,
+           r.h, r.conn, p, area[p], (unsigned long long)s.area);
+  }
+}
+
+static void check_table_and_labels(const Run &r, const uint32_t *d_labels,
+                                   uint32_t min_area, uint32_t max_area)
+{
+  const Oracle &whole = r.whole;
+  auto header = down(r.f.header, 3);
+  std::vector<long> want;
+  for (long i = 0; i < whole.n; i++) {
+    const uint64_t a = whole.stats[i].area;
+    if (a >= min_area && (max_area == 0 || a <= max_area))
+      want.push_back(i);
+  }
+  EXPECT(header[0] == (uint32_t)whole.n && header[1] == want.size(),
+         "%s %dx%d c%d: header %u components %u blobs, want %ld %zu", r.name, r.w, r.h,
+         r.conn, header[0], header[1], whole.n, want.size());
+  auto blobs = down(r.b.blobs, std::min<size_t>(header[1], want.size()));
+  for (size_t k = 0; k < blobs.size(); k++) {
+    const GpucclBlob &q = blobs[k];
+    const OracleStats &s = whole.stats[want[k]];
+    EXPECT(q.id == want[k] + 1 && q.area == s.area && q.sum_x == s.sum_x &&
+               q.sum_y == s.sum_y && q.x0 == s.x0 && q.y0 == s.y0 && q.x1 == s.x1 &&
+               q.y1 == s.y1,
+           "%s %dx%d c%d: blob %zu (id %u, area %u) is not component %ld", r.name, r.w, r.h,
+           r.conn, k, q.id, q.area, want[k] + 1);
+  }
+  auto labels = down(d_labels, (size_t)r.w * r.h);
+  EXPECT(labels == whole.labels, "%s %dx%d c%d: label image differs", r.name, r.w, r.h,
+         r.conn);
+}
+
+static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
+                      GpucclAlgorithm alg, const char *name)
+{
+  const Oracle whole(img, w, h, conn);
+  Run r{w, h, conn, alg, name, whole};
+  GpucclParams params;
+  gpuccl_params_init(&params);
+  params.algorithm = alg;
+  params.connectivity = conn;
+  void *ws = nullptr;
+  uint8_t *d_img = nullptr;
+  uint32_t *d_labels = nullptr;
+  CK(cudaMalloc(&ws, gpuccl_forest_workspace_bytes(&params, w, h)));
+  CK(cudaMalloc(&d_img, img.size()));
+  CK(cudaMalloc(&d_labels, img.size() * 4));
+  CK(cudaMemcpy(d_img, img.data(), img.size(), cudaMemcpyHostToDevice));
+  CK(tile::buffers_alloc(r.b, w, h, dalloc));
+  Ha4Frame hf;
+  memset(&hf, 0, sizeof hf);
+  hf.image = d_img;
+  hf.stride = w;
+  hf.width = w;
+  hf.height = h;
+  hf.pitch = (w + 63) & ~63;
+  hf.words = hf.pitch / 32;
+  hf.bits = gpuccl_forest_images(&params, ws, w, h).bits;
+  hf.threshold = 127;
+  hf.conn8 = conn == 8;
+  hf.format = GPUCCL_PIXEL_U8;
+  r.g = gpuccl_forest_view(alg, ws, hf);
+  for (int filtered = 0; filtered < 2; filtered++) {
+    const uint32_t min_area = filtered ? 3 : 0, max_area = filtered ? 60 : 0;
+    CK(gpuccl_forest_launch_labeling(hf, alg, ws, 0));
+    r.f = r.b.frame;
+    r.f.image.data = d_img;
+    r.f.image.stride = w;
+    r.f.image.width = w;
+    r.f.image.height = h;
+    r.f.image.format = GPUCCL_PIXEL_U8;
+    r.f.image.threshold = 127;
+    r.f.filter = tile::Filter{min_area, max_area};
+    r.f.conn8 = conn == 8;
+    CK(tile::launch_forest_tiles(r.f, r.g, 0));
+    if (!filtered)
+      check_forest_tiles(r);
+    CK(tile::launch_open_root_links(r.f, r.g, 0));
+    check_root_links(r);
+    CK(tile::launch_open_merging(r.f, 0));
+    check_open_merging(r);
+    CK(tile::launch_blob_records(r.f, r.b.blobs, 0));
+    CK(tile::launch_forest_label_image(r.f, r.g, d_labels, 0));
+    check_table_and_labels(r, d_labels, min_area, max_area);
+    CK(cudaDeviceSynchronize());
+  }
+  tile::buffers_free(r.b, dfree);
+  cudaFree(ws);
+  cudaFree(d_img);
+  cudaFree(d_labels);
+}
+
+static std::vector<uint8_t> random_image(int w, int h, double d, int g, uint32_t seed)
+{
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution b(d);
+  const int gw = (w + g - 1) / g;
+  std::vector<uint8_t> cells((size_t)gw * ((h + g - 1) / g)), img((size_t)w * h);
+  for (auto &c : cells)
+    c = b(rng) ? 255 : 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      img[(size_t)y * w + x] = cells[(size_t)(y / g) * gw + x / g];
+  return img;
+}
+
+// Rows of one-pixel serpentine: a component crossing every seam many times,
+// its first pixel in the top-left tile.
+static std::vector<uint8_t> serpentine(int w, int h)
+{
+  std::vector<uint8_t> img((size_t)w * h, 0);
+  for (int y = 0; y < h; y += 2) {
+    for (int x = 0; x < w; x++)
+      img[(size_t)y * w + x] = 255;
+    if (y + 1 < h)
+      img[(size_t)(y + 1) * w + ((y / 2) % 2 ? 0 : w - 1)] = 255;
+  }
+  return img;
+}
+
+// --quick: sides up to 300 (for compute-sanitizer).
+int main(int argc, char **argv)
+{
+  const bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+  if (!gpuccl_cuda_available(0, nullptr)) {
+    printf("no usable CUDA device: skipped\n");
+    return 77;
+  }
+  const struct {
+    GpucclAlgorithm alg;
+    const char *name;
+    bool conn4;
+  } algs[] = {{GPUCCL_ALGORITHM_BUF, "BUF", false},
+              {GPUCCL_ALGORITHM_BUF_IC, "BUF_IC", false},
+              {GPUCCL_ALGORITHM_BKE, "BKE", false},
+              {GPUCCL_ALGORITHM_BKE_IC, "BKE_IC", false},
+              {GPUCCL_ALGORITHM_OUF, "OUF", true},
+              {GPUCCL_ALGORITHM_HYBRID3, "HYBRID3", true},
+              {GPUCCL_ALGORITHM_STAVA_BENES, "STAVA_BENES", true}};
+  const int sizes[][2] = {{1, 1}, {40, 9}, {256, 32}, {300, 70}, {513, 47}, {600, 500}};
+  uint32_t seed = 7;
+  for (auto &a : algs)
+    for (auto &sz : sizes)
+      for (int conn : {4, 8}) {
+        if ((conn == 4 && !a.conn4) || (quick && (sz[0] > 300 || sz[1] > 300)))
+          continue;
+        for (double d : {0.2, 0.45, 0.6, 0.8})
+          for (int g : {1, 3, 17})
+            run_image(random_image(sz[0], sz[1], d, g, seed++), sz[0], sz[1], conn, a.alg,
+                      a.name);
+        run_image(serpentine(sz[0], sz[1]), sz[0], sz[1], conn, a.alg, a.name);
+        std::vector<uint8_t> board((size_t)sz[0] * sz[1]);
+        for (int y = 0; y < sz[1]; y++)
+          for (int x = 0; x < sz[0]; x++)
+            board[(size_t)y * sz[0] + x] = (x + y) % 2 ? 255 : 0;
+        run_image(board, sz[0], sz[1], conn, a.alg, a.name);
+      }
+  printf("forest tiles: %d checks, %d failed\n", checks, failures);
+  return failures ? 1 : 0;
+}
