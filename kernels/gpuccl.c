@@ -7,6 +7,7 @@
 #include "checked.h"
 #include "draw_common.h"
 #include "draw_host.h"
+#include "process_checks.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -199,132 +200,6 @@ const char *gpuccl_context_device_name(const GpucclContext *ctx)
   return ctx ? ctx->device_name : "";
 }
 
-static size_t pixel_size(GpucclPixelFormat format)
-{
-  switch (format) {
-  case GPUCCL_PIXEL_U8: return 1;
-  case GPUCCL_PIXEL_U16: return 2;
-  case GPUCCL_PIXEL_PACKED4: return 4;
-  }
-  return 0;
-}
-
-static GpucclStatus check_size(int width, int height, GpucclError *error)
-{
-  if (width < 1 || height < 1 || width > GPUCCL_MAX_SIDE ||
-      height > GPUCCL_MAX_SIDE)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "image size %dx%d is outside 1x1..%dx%d", width,
-                            height, GPUCCL_MAX_SIDE, GPUCCL_MAX_SIDE);
-  return GPUCCL_OK;
-}
-
-/* One plane of `rows` rows of row_bytes bytes, `stride` apart from data:
- * the stride holds a row, and the plane fits the address space. */
-static GpucclStatus check_plane(const void *data, size_t stride, size_t rows,
-                                size_t row_bytes, const char *what,
-                                GpucclError *error)
-{
-  size_t span;
-  if (stride > GPUCCL_MAX_STRIDE)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "%s: stride %zu is above the largest accepted, "
-                            "%zu bytes",
-                            what, stride, (size_t)GPUCCL_MAX_STRIDE);
-  if (stride < row_bytes)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "%s: stride %zu is smaller than a row of %zu "
-                            "bytes",
-                            what, stride, row_bytes);
-  if (!gpuccl_plane_span(data, stride, rows, row_bytes, &span))
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "%s: stride %zu x %zu rows does not fit in "
-                            "memory",
-                            what, stride, rows);
-  return GPUCCL_OK;
-}
-
-static GpucclStatus check_image(const GpucclImage *image, GpucclError *error)
-{
-  if (!image || !image->data)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "no image data");
-  size_t bpp = pixel_size(image->format);
-  if (bpp == 0)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "unknown pixel format %d", (int)image->format);
-  GpucclStatus status = check_size(image->width, image->height, error);
-  if (status != GPUCCL_OK)
-    return status;
-  status = check_plane(image->data, image->stride, (size_t)image->height,
-                       (size_t)image->width * bpp, "image", error);
-  if (status != GPUCCL_OK)
-    return status;
-  if (image->format == GPUCCL_PIXEL_PACKED4 &&
-      (image->offset_r > 3 || image->offset_g > 3 || image->offset_b > 3))
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "channel offsets %u/%u/%u are not inside a "
-                            "4-byte pixel",
-                            image->offset_r, image->offset_g,
-                            image->offset_b);
-  return GPUCCL_OK;
-}
-
-/* The parameters that only binarization reads (segments mode ignores
- * them, gpuccl.h). */
-static GpucclStatus check_binarization(const GpucclParams *params,
-                                       GpucclPixelFormat format,
-                                       GpucclError *error)
-{
-  int max_threshold = format == GPUCCL_PIXEL_U16 ? 65535 : 255;
-  if (params->threshold < 0 || params->threshold > max_threshold)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "threshold %d is outside 0..%d", params->threshold,
-                            max_threshold);
-  if (params->auto_threshold != GPUCCL_AUTO_THRESHOLD_NONE &&
-      params->auto_threshold != GPUCCL_AUTO_THRESHOLD_OTSU)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "unknown auto-threshold %d",
-                            (int)params->auto_threshold);
-  if ((unsigned)params->channel > GPUCCL_CHANNEL_BLUE)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "unknown channel %d", (int)params->channel);
-  return GPUCCL_OK;
-}
-
-static GpucclStatus check_params(const GpucclParams *params,
-                                 GpucclPixelFormat format, GpucclError *error)
-{
-  if (!params)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "no parameters");
-  if (params->connectivity != 4 && params->connectivity != 8)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "connectivity must be 4 or 8, not %d",
-                            params->connectivity);
-  if (params->mode != GPUCCL_MODE_BINARY &&
-      params->mode != GPUCCL_MODE_SEGMENTS)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "unknown mode %d", (int)params->mode);
-  if (params->mode == GPUCCL_MODE_BINARY) {
-    GpucclStatus st = check_binarization(params, format, error);
-    if (st != GPUCCL_OK)
-      return st;
-  }
-  if ((unsigned)params->algorithm > GPUCCL_ALGORITHM_LAST)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "unknown algorithm %d", (int)params->algorithm);
-  const GpucclNearestRequest *q = params->nearest;
-  if (q && q->n && (!q->x || !q->y))
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "%zu query points without coordinates", q->n);
-  if (q && q->n >= GPUCCL_NO_BLOB)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "%zu query points: at most %u", q->n,
-                            GPUCCL_NO_BLOB - 1);
-  return GPUCCL_OK;
-}
-
 /* Plane i of a frame: its rows and the bytes of one row. */
 typedef struct {
   size_t rows, row_bytes;
@@ -371,9 +246,9 @@ static GpucclStatus check_frame(const GpucclFrame *frame, GpucclError *error)
     if (!frame->data[i])
       return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                               "frame plane %d has no data", i);
-    GpucclStatus st = check_plane(frame->data[i], frame->stride[i],
-                                  shape[i].rows, shape[i].row_bytes, names[i],
-                                  error);
+    GpucclStatus st =
+        gpuccl_check_plane(frame->data[i], frame->stride[i], shape[i].rows,
+                           shape[i].row_bytes, names[i], error);
     if (st != GPUCCL_OK)
       return st;
   }
@@ -467,28 +342,6 @@ static GpucclStatus check_overlay(const GpucclImage *image,
   return GPUCCL_OK;
 }
 
-/* The caller's parameters of params_size bytes as this library's struct
- * (docs/abi.md): *own holds them, with defaults past the caller's size,
- * and *use points at it (NULL stays NULL: check_params refuses it). A
- * struct from a newer header that sets a field this library does not know
- * is refused. */
-static GpucclStatus read_params(const GpucclParams *params,
-                                size_t params_size, GpucclParams *own,
-                                const GpucclParams **use, GpucclError *error)
-{
-  *use = NULL;
-  if (!params)
-    return GPUCCL_OK;
-  gpuccl_params_init(own);
-  if (!gpuccl_read_sized(own, sizeof *own, params, params_size))
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "parameters of %zu bytes set fields past the "
-                            "%zu this library knows",
-                            params_size, sizeof *own);
-  *use = own;
-  return GPUCCL_OK;
-}
-
 /* gpuccl_process, and gpuccl_process_draw when overlay is not NULL: a
  * backend that can draws it within the frame, else the overlay follows the
  * labeling as gpuccl_draw's. */
@@ -500,7 +353,8 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
   GpucclParams own;
   const GpucclParams *params;
   gpuccl_clear_error(error);
-  GpucclStatus status = read_params(caller, params_size, &own, &params, error);
+  GpucclStatus status =
+      gpuccl_read_params(caller, params_size, &own, &params, error);
   if (params && params->nearest)
     params->nearest->answers = NULL;
   if (status == GPUCCL_OK && (!ctx || !result))
@@ -512,9 +366,9 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
     return status;
   }
   memset(&ctx->last, 0, sizeof ctx->last);
-  status = check_image(image, error);
+  status = gpuccl_check_image(image, error);
   if (status == GPUCCL_OK)
-    status = check_params(params, image->format, error);
+    status = gpuccl_check_params(params, image->format, error);
   if (status == GPUCCL_OK && overlay)
     status = check_overlay(image, params, overlay->frame, &overlay->params,
                            error);
