@@ -34,6 +34,13 @@ typedef struct GpucclBackendOps {
                                const GpucclParams *params,
                                const GpucclOverlay *overlay,
                                GpucclResult *result, GpucclError *error);
+  /* Optional: n checked images, each into contexts[i]->last (distinct
+   * contexts of this backend), as one batch; on an error *failed is the
+   * image it is about. Without it the front calls process for each. */
+  GpucclStatus (*process_batch)(GpucclContext *const *contexts,
+                                const GpucclImage *images,
+                                const GpucclParams *const *params, size_t n,
+                                size_t *failed, GpucclError *error);
   void *(*host_alloc)(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);
   void (*host_free)(GpucclContext *ctx, void *ptr);

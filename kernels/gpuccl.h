@@ -302,6 +302,26 @@ GPUCCL_API GpucclStatus gpuccl_process_sized(GpucclContext *ctx,
   gpuccl_process_sized((ctx), (image), (params), sizeof(GpucclParams),         \
                        (result), (error))
 
+/* A batch: n images, each with its own context, parameters and result,
+ * processed together. results[i] is exactly what gpuccl_process(contexts[i],
+ * &images[i], params[i]) would return, and stays valid as long. On CUDA
+ * the images' kernels run as one CUDA graph on contexts[0]'s stream, side
+ * by side: one launch, one download kernel and one sync for the batch,
+ * so N cameras pay a frame's fixed cost about once rather than N times
+ * (docs/benchmarks.md). Frames that cannot run as a graph (segments mode,
+ * HYBRID3, query points) are processed before it, each by itself.
+ * The contexts are distinct and of one backend; on CUDA they may be on
+ * several GPUs (one graph each, all launched before the host waits).
+ * params[i] are of params_size bytes each. An error names the
+ * image; then no result is valid. Added in ABI 2. */
+GPUCCL_API GpucclStatus gpuccl_process_batch_sized(
+    GpucclContext *const *contexts, const GpucclImage *images,
+    const GpucclParams *const *params, size_t params_size, size_t n,
+    GpucclResult *results, GpucclError *error);
+#define gpuccl_process_batch(contexts, images, params, n, results, error)      \
+  gpuccl_process_batch_sized((contexts), (images), (params),                   \
+                             sizeof(GpucclParams), (n), (results), (error))
+
 /* CUDA interop: labeling and overlays on the caller's CUDA context and
  * stream, for images already on the device (a decoder's output, a
  * GstCudaMemory, a cudaMalloc'ed plane).

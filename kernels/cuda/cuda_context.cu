@@ -445,6 +445,9 @@ static void close_ctx(CudaCtx *c)
     pinned_free(block);
   if (c->graph_exec)
     cudaGraphExecDestroy(c->graph_exec);
+  batch_graph_free(c);
+  if (c->ev_batch)
+    cudaEventDestroy(c->ev_batch);
   if (c->ev_start)
     cudaEventDestroy(c->ev_start);
   if (c->ev_stop)
@@ -569,7 +572,8 @@ static void cuda_model_free(GpucclContext *ctx, void *model)
 }
 
 extern "C" const GpucclBackendOps gpuccl_cuda_ops = {
-    GPUCCL_BACKEND_CUDA, cuda_open,       cuda_close,     cuda_process,
-    cuda_draw,           cuda_process_draw, cuda_host_alloc, cuda_host_free,
+    GPUCCL_BACKEND_CUDA, cuda_open,          cuda_close,
+    cuda_process,        cuda_draw,          cuda_process_draw,
+    cuda_process_batch,  cuda_host_alloc,    cuda_host_free,
     cuda_model_alloc,    cuda_model_free,
 };

@@ -150,6 +150,13 @@ struct CudaCtx {
   GraphKey graph_key;
   bool graph_valid;       /* graph_exec runs graph_key's frame */
   bool graph_valid_shape; /* graph_exec is an instance of graph_key's shape */
+
+  /* gpuccl_process_batch (cuda_batch.cu): the graph of the batches this
+   * context leads, made at the first; the event that orders the streams of
+   * a batch, made at first use. */
+  struct BatchGraph *batch;
+  cudaEvent_t ev_batch;
+  size_t batch_fetched; /* blobs a batch downloads with the header */
 };
 
 /* A CUDA error as a status with a message; marks the context dirty. */
@@ -188,6 +195,44 @@ GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
                             GpucclError *error);
 GpucclStatus fetch_values(CudaCtx *c, uint32_t n_components, size_t n_blobs,
                           GpucclError *error);
+
+/* One frame's steps (cuda_frame.cu), which gpuccl_process_batch shares. */
+struct FramePlan {
+  bool segments;
+  const GpucclParams *params; /* the caller's, or seg_params */
+  GpucclParams seg_params;
+  Ha4Frame f;
+};
+/* Up to the kernels: the buffers, the input, the frame's description. */
+GpucclStatus plan_frame(CudaCtx *c, const GpucclImage *image,
+                        const GpucclParams *params, FramePlan *plan,
+                        GpucclError *error);
+/* Whether the frame's kernels are captured as a CUDA graph. */
+bool runs_as_graph(const CudaCtx *c, const GpucclParams *params);
+GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
+                      const GpucclParams *params);
+/* Same kernels in the same order, with the same launch shapes. */
+bool graph_same_shape(const GraphKey &a, const GraphKey &b);
+GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
+                             const GpucclParams *params, GpucclError *error);
+/* The table the frame makes, and how many of its blobs to download with
+ * the header for a hint of that many. */
+void set_table(CudaCtx *c, const FramePlan &plan);
+size_t blobs_to_fetch(const CudaCtx *c, size_t hint);
+/* After the sync: the rest of the table, the result. */
+GpucclStatus fill_result(CudaCtx *c, const GpucclImage *image,
+                         const GpucclParams *params, size_t fetched,
+                         GpucclResult *result, GpucclError *error);
+GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
+                           const GpucclParams *params,
+                           const GpucclOverlay *overlay, GpucclResult *result,
+                           GpucclError *error);
+/* cuda_batch.cu */
+GpucclStatus cuda_process_batch(GpucclContext *const *contexts,
+                                const GpucclImage *images,
+                                const GpucclParams *const *params, size_t n,
+                                size_t *failed, GpucclError *error);
+void batch_graph_free(CudaCtx *c);
 
 /* The backend's entry points (gpuccl_cuda_ops). */
 GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,

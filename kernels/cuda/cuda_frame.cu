@@ -132,7 +132,7 @@ static GpucclStatus enqueue_segments(CudaCtx *c, const Ha4Frame &f,
 /* A binary frame's kernels, in order, on the context's stream: Otsu, the
  * labeler (tile labeling for HA4, or a forest labeler and the adapter),
  * the tiled tail. */
-static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
+GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
                                     const GpucclParams *params,
                                     GpucclError *error)
 {
@@ -155,7 +155,7 @@ static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
   return GPUCCL_OK;
 }
 
-static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
+GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
                              const GpucclParams *params)
 {
   GraphKey k;
@@ -170,7 +170,7 @@ static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
 }
 
 /* Same kernels in the same order, with the same launch shapes. */
-static bool same_shape(const GraphKey &a, const GraphKey &b)
+bool graph_same_shape(const GraphKey &a, const GraphKey &b)
 {
   return a.algorithm == b.algorithm && a.f.width == b.f.width &&
          a.f.height == b.f.height && a.f.format == b.f.format &&
@@ -204,7 +204,8 @@ static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
    * algorithm, format, size) cannot be updated: instantiate afresh rather
    * than fail an update (compute-sanitizer reports failed API calls). */
   bool updated = false;
-  if (c->graph_exec && c->graph_valid_shape && same_shape(key, c->graph_key)) {
+  if (c->graph_exec && c->graph_valid_shape &&
+      graph_same_shape(key, c->graph_key)) {
     cudaGraphExecUpdateResultInfo info;
     updated = cudaGraphExecUpdate(c->graph_exec, graph, &info) == cudaSuccess;
     if (!updated)
@@ -364,6 +365,20 @@ static GpucclCudaDrawEnv draw_env(const CudaCtx *c)
                            dev_free};
 }
 
+void set_table(CudaCtx *c, const FramePlan &plan)
+{
+  c->table = plan.segments ? c->out : c->tiled.blobs;
+  c->table_cap = plan.segments ? c->n_max
+                               : tile::max_components(plan.f.width,
+                                                      plan.f.height);
+}
+
+size_t blobs_to_fetch(const CudaCtx *c, size_t hint)
+{
+  size_t n = hint < c->blobs_cap ? hint : c->blobs_cap;
+  return n < c->table_cap ? n : c->table_cap;
+}
+
 /* After the kernels: the nearest blobs and the boxes and crosses of a
  * device overlay beside the table's download (draw_beside), the downloads
  * of the header and the first *fetched blobs, the join, the frame's one
@@ -385,9 +400,7 @@ static GpucclStatus download_results(CudaCtx *c, const GpucclParams *params,
     st = gpuccl_cuda_draw_queue(&env, c->table, c->header + 1, c->table_cap,
                                 overlay->frame, &overlay->params, error);
   }
-  *fetched = c->copy_hint < c->blobs_cap ? c->copy_hint : c->blobs_cap;
-  if (*fetched > c->table_cap)
-    *fetched = c->table_cap;
+  *fetched = blobs_to_fetch(c, c->copy_hint);
   if (st == GPUCCL_OK)
     st = enqueue_downloads(c, params, *fetched, n_pixels, error);
   if (beside) {
@@ -402,7 +415,7 @@ static GpucclStatus download_results(CudaCtx *c, const GpucclParams *params,
 
 /* After the sync: the largest max_blobs selected, or the rest of the table
  * downloaded; segments' values; the result. */
-static GpucclStatus fill_result(CudaCtx *c, const GpucclImage *image,
+GpucclStatus fill_result(CudaCtx *c, const GpucclImage *image,
                                 const GpucclParams *params, size_t fetched,
                                 GpucclResult *result, GpucclError *error)
 {
@@ -445,18 +458,55 @@ static GpucclStatus fill_result(CudaCtx *c, const GpucclImage *image,
   return GPUCCL_OK;
 }
 
+/* A frame up to its kernels: segments mode's parameters, the motion
+ * check, the buffers, the frame's description and the tail's frame. */
+GpucclStatus plan_frame(CudaCtx *c, const GpucclImage *image,
+                        const GpucclParams *params, FramePlan *plan,
+                        GpucclError *error)
+{
+  c->timed = false;
+  plan->segments = params->mode == GPUCCL_MODE_SEGMENTS;
+  plan->params = params;
+  GpucclStatus st = GPUCCL_OK;
+  /* Segments mode runs Stava and Benes with its own parameters. */
+  if (plan->segments) {
+    st = gpuccl_forest_segments_params(params, &plan->seg_params, error);
+    plan->params = params = &plan->seg_params;
+  }
+  /* Motion is binarised in tile labeling (tile_samples.cuh), which only
+   * HA4 runs; the forest labelers binarise into their own bitmask. */
+  if (st == GPUCCL_OK && params->background &&
+      (plan->segments || gpuccl_forest_algorithm(params->algorithm)))
+    return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
+                            "binarisation by motion (a background model) "
+                            "runs in the tiled HA4 pipeline only (algorithm "
+                            "DEFAULT, HA4 or HA4_64), not algorithm %d",
+                            (int)params->algorithm);
+  if (st == GPUCCL_OK)
+    st = ensure_frame_buffers(c, image, params, error);
+  if (st == GPUCCL_OK)
+    st = describe_frame(c, image, params, &plan->f, error);
+  if (st == GPUCCL_OK && !plan->segments)
+    set_tiled_frame(c, plan->f, params);
+  return st;
+}
+
+bool runs_as_graph(const CudaCtx *c, const GpucclParams *params)
+{
+  return c->use_graph && params->mode != GPUCCL_MODE_SEGMENTS &&
+         params->algorithm != GPUCCL_ALGORITHM_HYBRID3;
+}
+
 /* One frame, and its overlay when not NULL: boxes and crosses into a
  * device frame are queued beside the table's download, before the frame's
  * one sync; labels need their pens and max_blobs selects on the host's side
  * of the sync, so those overlays follow it, as do host frames. */
-static GpucclStatus process_frame(GpucclContext *ctx,
-                                  const GpucclImage *image,
-                                  const GpucclParams *params,
-                                  const GpucclOverlay *overlay,
-                                  GpucclResult *result, GpucclError *error)
+GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
+                           const GpucclParams *params,
+                           const GpucclOverlay *overlay, GpucclResult *result,
+                           GpucclError *error)
 {
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
-  c->timed = false;
   GpucclCudaScope scope(c->cu_context, c->device);
   CK(scope.err, "selecting the CUDA context");
   /* Where the overlay's frame is, asked once (and a split frame refused)
@@ -465,38 +515,17 @@ static GpucclStatus process_frame(GpucclContext *ctx,
   GpucclStatus st = overlay ? gpuccl_cuda_frame_on_device(
                                   overlay->frame, &on_device, error)
                             : GPUCCL_OK;
-  /* Segments mode runs Stava and Benes with its own parameters. */
-  const bool segments = params->mode == GPUCCL_MODE_SEGMENTS;
-  GpucclParams seg_params;
-  if (st == GPUCCL_OK && segments) {
-    st = gpuccl_forest_segments_params(params, &seg_params, error);
-    params = &seg_params;
-  }
-  /* Motion is binarised in tile labeling (tile_samples.cuh), which only
-   * HA4 runs; the forest labelers binarise into their own bitmask. */
-  if (st == GPUCCL_OK && params->background &&
-      (segments || gpuccl_forest_algorithm(params->algorithm)))
-    return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
-                            "binarisation by motion (a background model) "
-                            "runs in the tiled HA4 pipeline only (algorithm "
-                            "DEFAULT, HA4 or HA4_64), not algorithm %d",
-                            (int)params->algorithm);
+  FramePlan plan;
   if (st == GPUCCL_OK)
-    st = ensure_frame_buffers(c, image, params, error);
-  Ha4Frame f;
+    st = plan_frame(c, image, params, &plan, error);
   if (st == GPUCCL_OK)
-    st = describe_frame(c, image, params, &f, error);
-  if (st == GPUCCL_OK && !segments)
-    set_tiled_frame(c, f, params);
-  if (st == GPUCCL_OK)
-    st = run_kernels(c, f, params, error);
+    st = run_kernels(c, plan.f, plan.params, error);
   if (st != GPUCCL_OK)
     return st;
+  params = plan.params;
   /* The table the frame made: read after the kernels, since a segments
    * frame grows its buffers mid-frame (enqueue_segments). */
-  c->table = segments ? c->out : c->tiled.blobs;
-  c->table_cap = segments ? c->n_max
-                          : tile::max_components(image->width, image->height);
+  set_table(c, plan);
   const bool draw_beside = overlay && on_device && !params->max_blobs &&
                            !(overlay->params.flags & GPUCCL_DRAW_LABELS);
   size_t fetched = 0;
@@ -544,10 +573,20 @@ GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
                           params, error);
 }
 
+/* A frame that runs as a graph without query points is a batch of one
+ * (cuda_batch.cu): its header and first blobs come back by a small kernel
+ * in the graph rather than two copies after it. result is ctx->last,
+ * where the batch leaves it. */
 GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                           const GpucclParams *params, GpucclResult *result,
                           GpucclError *error)
 {
+  const CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  const bool queries = params->nearest && params->nearest->n;
+  if (result == &ctx->last && runs_as_graph(c, params) && !queries) {
+    size_t failed = 0;
+    return cuda_process_batch(&ctx, image, &params, 1, &failed, error);
+  }
   return process_frame(ctx, image, params, nullptr, result, error);
 }
 

@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gpuccl_process_batch on CUDA: the kernels and downloads of every image
+ * of one CUDA context (GPU) as one CUDA graph, one branch per image on its
+ * own context's stream, launched on the first one's stream; every GPU's
+ * graph is launched before the host waits for the first. The branches
+ * run side by side, so the tail's short kernels of one image fill the
+ * gaps of another's, and the batch pays one launch and one sync. The
+ * graph is kept by the first context and re-captured when an image's
+ * frame key or download size changes, updated in place when the shapes
+ * allow (as cuda_frame.cu does for one frame). */
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "cuda_context.h"
+#include "cuda_internal.h"
+
+/* What the batch graph of one image depends on. Zero-filled: compared
+ * bytewise. */
+struct BatchItemKey {
+  const CudaCtx *c;
+  GraphKey key;
+  size_t fetched;
+  const void *blobs_h, *labels_h; /* regrown now and then */
+};
+
+/* Where the header and the first `fetched` blobs of one image go: the
+ * context's pinned buffers, which kernels write in place (mapped). */
+struct ResultCopy {
+  const uint32_t *header;
+  uint32_t *header_h;
+  const GpucclBlob *table;
+  GpucclBlob *blobs_h;
+  size_t fetched;
+};
+
+/* An image's downloads as one kernel at the end of its branch: the blocks
+ * write its header and blobs into host memory, GATHER_CHUNK vectors each,
+ * where a memcpy node per buffer would cost a copy's latency each. */
+constexpr int GATHER_THREADS = 256;
+constexpr size_t GATHER_CHUNK = 4 * GATHER_THREADS; /* 16-byte vectors */
+
+__global__ void __launch_bounds__(GATHER_THREADS)
+    gather_results(ResultCopy r)
+{
+  if (blockIdx.x == 0 && threadIdx.x < 3)
+    r.header_h[threadIdx.x] = r.header[threadIdx.x];
+  static_assert(sizeof(GpucclBlob) == 2 * sizeof(uint4), "two vectors");
+  const uint4 *src = reinterpret_cast<const uint4 *>(r.table);
+  uint4 *dst = reinterpret_cast<uint4 *>(r.blobs_h);
+  const size_t end = 2 * r.fetched;
+  for (size_t i = blockIdx.x * GATHER_CHUNK + threadIdx.x;
+       i < end && i < (blockIdx.x + 1) * GATHER_CHUNK; i += GATHER_THREADS)
+    dst[i] = src[i];
+}
+
+/* What a context that leads batches keeps: the graph and its key, and the
+ * arrays of a call (grown, never shrunk: no allocation in steady state). */
+struct BatchGraph {
+  cudaGraphExec_t exec;
+  BatchItemKey *keys;
+  size_t n;
+  FramePlan *plans;      /* per image */
+  CudaCtx **cs;          /* per image and group */
+  BatchItemKey *scratch; /* per image and group */
+  size_t plans_cap, groups_cap;
+};
+
+void batch_graph_free(CudaCtx *c)
+{
+  if (!c->batch)
+    return;
+  if (c->batch->exec)
+    cudaGraphExecDestroy(c->batch->exec);
+  delete[] c->batch->keys;
+  delete[] c->batch->plans;
+  delete[] c->batch->cs;
+  delete[] c->batch->scratch;
+  delete c->batch;
+  c->batch = nullptr;
+}
+
+static CudaCtx *cuda_ctx(GpucclContext *ctx)
+{
+  return static_cast<CudaCtx *>(ctx->priv);
+}
+
+static GpucclStatus ensure_batch_event(CudaCtx *c, GpucclError *error)
+{
+  if (!c->ev_batch)
+    CK(cudaEventCreateWithFlags(&c->ev_batch, cudaEventDisableTiming),
+       "creating an event");
+  return GPUCCL_OK;
+}
+
+/* c->batch, made at the first batch c leads. */
+static GpucclStatus ensure_batch_state(CudaCtx *c, GpucclError *error)
+{
+  if (!c->batch)
+    c->batch = new (std::nothrow) BatchGraph();
+  if (!c->batch)
+    return gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                            "a batch graph");
+  return ensure_batch_event(c, error);
+}
+
+/* CUDA contexts (GPUs) one batch may span: one graph and one sync each. */
+constexpr size_t MAX_GROUPS = 16;
+
+/* Blobs downloaded with the header: at least the last count and 64 (half
+ * the context's hint), kept while it stays within 4 times that, else that
+ * and a quarter, in steps of 256: a scene's changing count seldom changes
+ * the graph, and a large table is not fetched many times over. */
+static size_t batch_fetch(CudaCtx *c)
+{
+  const size_t need = c->copy_hint / 2 + 32;
+  if (c->batch_fetched < need || c->batch_fetched > 4 * need + 1024)
+    c->batch_fetched = (need + need / 4 + 255) & ~(size_t)255;
+  return blobs_to_fetch(c, c->batch_fetched);
+}
+
+/* Image i's branch of the capture: after the fork on the lead's stream,
+ * its kernels and downloads on its own stream, joined back. */
+static GpucclStatus capture_item(CudaCtx *lead, CudaCtx *c,
+                                 const FramePlan &plan, size_t fetched,
+                                 GpucclError *error)
+{
+  const bool branch = c->stream != lead->stream;
+  if (branch)
+    CK(cudaStreamWaitEvent(c->stream, lead->ev_batch, 0), "batch fork");
+  GpucclStatus st = enqueue_kernels(c, plan.f, plan.params, error);
+  if (st == GPUCCL_OK) {
+    const unsigned chunks =
+        (unsigned)std::max<size_t>(1, (2 * fetched + GATHER_CHUNK - 1) /
+                                          GATHER_CHUNK);
+    gather_results<<<chunks, GATHER_THREADS, 0, c->stream>>>(ResultCopy{
+        c->header, c->header_h, c->table, c->blobs_h, fetched});
+    LAUNCH(cudaGetLastError(), "result gather");
+  }
+  if (st == GPUCCL_OK && plan.params->want_labels)
+    LAUNCH(cudaMemcpyAsync(c->labels_h, c->labels_d,
+                           (size_t)plan.f.width * plan.f.height *
+                               sizeof(uint32_t),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "label download");
+  if (st != GPUCCL_OK || !branch)
+    return st;
+  CK(cudaEventRecord(c->ev_batch, c->stream), "batch join");
+  CK(cudaStreamWaitEvent(lead->stream, c->ev_batch, 0), "batch join");
+  return GPUCCL_OK;
+}
+
+/* The batch's graph, captured from every image's branch. */
+static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
+                                  const FramePlan *plans,
+                                  const BatchItemKey *keys, size_t n,
+                                  cudaGraph_t *graph, size_t *failed,
+                                  GpucclError *error)
+{
+  CudaCtx *c = lead;
+  CK(cudaStreamBeginCapture(lead->stream, cudaStreamCaptureModeThreadLocal),
+     "batch capture");
+  cudaError_t err = cudaEventRecord(lead->ev_batch, lead->stream);
+  GpucclStatus st = err == cudaSuccess
+                        ? GPUCCL_OK
+                        : cuda_fail(lead, error, err, "batch fork");
+  for (size_t i = 0; i < n && st == GPUCCL_OK; i++)
+    if (cs[i]) {
+      st = capture_item(lead, cs[i], plans[i], keys[i].fetched, error);
+      if (st != GPUCCL_OK)
+        *failed = i;
+    }
+  err = cudaStreamEndCapture(lead->stream, graph);
+  if (st == GPUCCL_OK && err != cudaSuccess)
+    st = cuda_fail(lead, error, err, "batch capture");
+  if (st != GPUCCL_OK && *graph) {
+    cudaGraphDestroy(*graph);
+    *graph = nullptr;
+  }
+  return st;
+}
+
+/* The same images on the same contexts with kernels of the same shapes:
+ * an update in place can do. */
+static bool batch_same_shape(const BatchGraph *b, const BatchItemKey *keys,
+                             size_t n)
+{
+  if (!b->exec || b->n != n)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (b->keys[i].c != keys[i].c ||
+        (keys[i].c && !graph_same_shape(b->keys[i].key, keys[i].key)))
+      return false;
+  return true;
+}
+
+/* lead->batch runs `keys`: kept, updated or captured afresh. */
+static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
+                                       const FramePlan *plans,
+                                       const BatchItemKey *keys, size_t n,
+                                       size_t *failed, GpucclError *error)
+{
+  BatchGraph *b = lead->batch;
+  if (b->exec && b->n == n && memcmp(b->keys, keys, n * sizeof *keys) == 0)
+    return GPUCCL_OK;
+  cudaGraph_t graph = nullptr;
+  GpucclStatus st =
+      capture_batch(lead, cs, plans, keys, n, &graph, failed, error);
+  bool updated = false;
+  if (st == GPUCCL_OK && batch_same_shape(b, keys, n)) {
+    cudaGraphExecUpdateResultInfo info;
+    updated = cudaGraphExecUpdate(b->exec, graph, &info) == cudaSuccess;
+    if (!updated)
+      cudaGetLastError();
+  }
+  BatchItemKey *owned = updated || st != GPUCCL_OK
+                            ? nullptr
+                            : new (std::nothrow) BatchItemKey[n];
+  if (!updated) {
+    if (b->exec)
+      cudaGraphExecDestroy(b->exec);
+    b->exec = nullptr;
+    delete[] b->keys;
+    b->keys = owned;
+    b->n = 0;
+    if (st == GPUCCL_OK && !owned)
+      st = gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                            "a batch graph of %zu images", n);
+    const cudaError_t err =
+        st == GPUCCL_OK ? cudaGraphInstantiate(&b->exec, graph, 0)
+                        : cudaSuccess;
+    if (err != cudaSuccess) {
+      b->exec = nullptr;
+      st = cuda_fail(lead, error, err, "batch instantiation");
+    }
+  }
+  if (graph)
+    cudaGraphDestroy(graph);
+  if (st != GPUCCL_OK)
+    return st;
+  memcpy(b->keys, keys, n * sizeof *keys);
+  b->n = n;
+  return GPUCCL_OK;
+}
+
+/* Image i up to its branch: planned, its table named, its key made. The
+ * graph runs on the lead's stream, so that stream first waits for what
+ * was queued on image i's own (its upload, a wait for the producer of the
+ * frame: gpuccl_context_wait_cuda_stream). */
+static GpucclStatus plan_item(CudaCtx *lead, CudaCtx *c,
+                              const GpucclImage *image,
+                              const GpucclParams *params, FramePlan *plan,
+                              BatchItemKey *key, GpucclError *error)
+{
+  GpucclStatus st = plan_frame(c, image, params, plan, error);
+  if (st != GPUCCL_OK)
+    return st;
+  set_table(c, *plan);
+  memset(key, 0, sizeof *key);
+  key->c = c;
+  key->key = graph_key_of(c, plan->f, plan->params);
+  key->fetched = batch_fetch(c);
+  key->blobs_h = c->blobs_h;
+  key->labels_h = c->labels_h;
+  if (c->stream == lead->stream)
+    return GPUCCL_OK;
+  st = ensure_batch_event(c, error);
+  if (st != GPUCCL_OK)
+    return st;
+  CK(cudaEventRecord(c->ev_batch, c->stream), "stream order");
+  CK(cudaStreamWaitEvent(lead->stream, c->ev_batch, 0), "stream order");
+  return GPUCCL_OK;
+}
+
+/* One call's images, and what the batch makes of them. cs and keys hold n
+ * entries per group (CUDA context): cs[i] the context of image i when it
+ * is in the group's graph, else NULL. */
+struct Batch {
+  GpucclContext *const *contexts;
+  const GpucclImage *images;
+  const GpucclParams *const *params;
+  size_t n;
+  FramePlan *plans;
+  CudaCtx **cs;
+  BatchItemKey *keys;
+  size_t firsts[MAX_GROUPS]; /* each group's first image */
+  size_t groups;
+  size_t failed; /* the image an error is about */
+};
+
+static bool same_cuda_context(const CudaCtx *a, const CudaCtx *b)
+{
+  return a->cu_context == b->cu_context && a->device == b->device;
+}
+
+/* Group g's images (those of its first image's CUDA context): frames
+ * outside the graph (segments, HYBRID3, query points) one by one, the
+ * others planned. */
+static GpucclStatus plan_group(Batch &b, size_t g, GpucclError *error)
+{
+  CudaCtx *const lead = cuda_ctx(b.contexts[b.firsts[g]]);
+  CudaCtx **cs = b.cs + g * b.n;
+  BatchItemKey *keys = b.keys + g * b.n;
+  for (size_t i = 0; i < b.n; i++) {
+    CudaCtx *c = cuda_ctx(b.contexts[i]);
+    cs[i] = nullptr;
+    memset(&keys[i], 0, sizeof keys[i]);
+    if (i < b.firsts[g] || !same_cuda_context(c, lead))
+      continue;
+    const GpucclParams *params = b.params[i];
+    const bool queries = params->nearest && params->nearest->n;
+    const bool graphed = runs_as_graph(c, params) && !queries;
+    GpucclStatus st =
+        graphed ? plan_item(lead, c, &b.images[i], params, &b.plans[i],
+                            &keys[i], error)
+                : process_frame(b.contexts[i], &b.images[i], params, nullptr,
+                                &b.contexts[i]->last, error);
+    if (st != GPUCCL_OK) {
+      b.failed = i;
+      return st;
+    }
+    cs[i] = graphed ? c : nullptr;
+  }
+  return GPUCCL_OK;
+}
+
+/* Group g planned, its graph made and launched between its first
+ * context's timing events; the host waits later (finish_group). */
+static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
+{
+  CudaCtx *const lead = cuda_ctx(b.contexts[b.firsts[g]]);
+  CudaCtx *c = lead;
+  GpucclCudaScope scope(lead->cu_context, lead->device);
+  CK(scope.err, "selecting the CUDA context");
+  GpucclStatus st = ensure_batch_state(lead, error);
+  if (st == GPUCCL_OK)
+    st = plan_group(b, g, error);
+  CudaCtx **cs = b.cs + g * b.n;
+  bool graphed = false;
+  for (size_t i = 0; st == GPUCCL_OK && i < b.n; i++)
+    graphed = graphed || cs[i];
+  if (st != GPUCCL_OK || !graphed)
+    return st;
+  st = ensure_batch_graph(lead, cs, b.plans, b.keys + g * b.n, b.n,
+                          &b.failed, error);
+  if (st != GPUCCL_OK)
+    return st;
+  LAUNCH(cudaEventRecord(lead->ev_start, lead->stream), "event record");
+  LAUNCH(cudaGraphLaunch(lead->batch->exec, lead->stream), "batch launch");
+  LAUNCH(cudaEventRecord(lead->ev_stop, lead->stream), "event record");
+  return GPUCCL_OK;
+}
+
+/* Group g's one sync, then its graphed images' results (none after a
+ * failure). */
+static GpucclStatus finish_group(Batch &b, size_t g, bool fill,
+                                 GpucclError *error)
+{
+  CudaCtx *const lead = cuda_ctx(b.contexts[b.firsts[g]]);
+  CudaCtx *c = lead;
+  GpucclCudaScope scope(lead->cu_context, lead->device);
+  CK(scope.err, "selecting the CUDA context");
+  CK(cudaStreamSynchronize(lead->stream), "batch");
+  if (!fill)
+    return GPUCCL_OK;
+  lead->timed = true;
+  CudaCtx **cs = b.cs + g * b.n;
+  const BatchItemKey *keys = b.keys + g * b.n;
+  for (size_t i = 0; i < b.n; i++) {
+    if (!cs[i])
+      continue;
+    GpucclStatus st = fill_result(cs[i], &b.images[i], b.plans[i].params,
+                                  keys[i].fetched, &b.contexts[i]->last,
+                                  error);
+    if (st != GPUCCL_OK) {
+      b.failed = i;
+      return st;
+    }
+  }
+  return GPUCCL_OK;
+}
+
+/* Image i starts a group unless an earlier image shares its CUDA
+ * context. */
+static bool starts_group(const Batch &b, size_t i)
+{
+  for (size_t g = 0; g < b.groups; g++)
+    if (same_cuda_context(cuda_ctx(b.contexts[b.firsts[g]]),
+                          cuda_ctx(b.contexts[i])))
+      return false;
+  return true;
+}
+
+/* The call's arrays, kept by the first context and grown when short. */
+static GpucclStatus ensure_scratch(Batch &b, GpucclError *error)
+{
+  BatchGraph *s = cuda_ctx(b.contexts[0])->batch;
+  if (s->plans_cap < b.n) {
+    delete[] s->plans;
+    s->plans = new (std::nothrow) FramePlan[b.n];
+    s->plans_cap = s->plans ? b.n : 0;
+  }
+  const size_t entries = b.n * b.groups;
+  if (s->groups_cap < entries) {
+    delete[] s->cs;
+    delete[] s->scratch;
+    s->cs = new (std::nothrow) CudaCtx *[entries];
+    s->scratch = new (std::nothrow) BatchItemKey[entries];
+    s->groups_cap = s->cs && s->scratch ? entries : 0;
+  }
+  if (!s->plans_cap || !s->groups_cap)
+    return gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
+                            "a batch of %zu images", b.n);
+  b.plans = s->plans;
+  b.cs = s->cs;
+  b.keys = s->scratch;
+  return GPUCCL_OK;
+}
+
+/* The groups' first images, and the state the first context keeps. */
+static GpucclStatus start_batch(Batch &b, GpucclError *error)
+{
+  for (size_t i = 0; i < b.n; i++) {
+    if (!starts_group(b, i))
+      continue;
+    if (b.groups == MAX_GROUPS) {
+      b.failed = i;
+      return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
+                              "a batch spans at most %zu CUDA contexts",
+                              MAX_GROUPS);
+    }
+    b.firsts[b.groups++] = i;
+  }
+  CudaCtx *c = cuda_ctx(b.contexts[0]);
+  GpucclCudaScope scope(c->cu_context, c->device);
+  CK(scope.err, "selecting the CUDA context");
+  GpucclStatus st = ensure_batch_state(c, error);
+  return st == GPUCCL_OK ? ensure_scratch(b, error) : st;
+}
+
+GpucclStatus cuda_process_batch(GpucclContext *const *contexts,
+                                const GpucclImage *images,
+                                const GpucclParams *const *params, size_t n,
+                                size_t *failed, GpucclError *error)
+{
+  Batch b = {};
+  b.contexts = contexts;
+  b.images = images;
+  b.params = params;
+  b.n = n;
+  GpucclStatus st = start_batch(b, error);
+  size_t launched = 0;
+  for (; st == GPUCCL_OK && launched < b.groups; launched++)
+    st = launch_group(b, launched, error);
+  /* Every launched group is waited for, also after a failure. */
+  for (size_t g = 0; g < launched; g++) {
+    const bool ok = st == GPUCCL_OK;
+    GpucclStatus done = finish_group(b, g, ok, ok ? error : nullptr);
+    st = ok ? done : st;
+  }
+  *failed = b.failed;
+  return st;
+}
