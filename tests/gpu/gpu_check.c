@@ -100,13 +100,21 @@ bool gpu_check_same_params(GpucclContext *gpu, GpucclContext *cpu,
   GpucclError ec = {0}, eg = {0};
   GpucclStatus sc = gpuccl_process(cpu, image, params, &rc, &ec);
   GpucclStatus sg = gpuccl_process(gpu, image, gpu_params, &rg, &eg);
-  const char *what = NULL;
   if (sc != GPUCCL_OK || sg != GPUCCL_OK) {
     printf("FAIL %s: cpu %s (%s), gpu %s (%s)\n", name,
            gpuccl_status_name(sc), ec.message, gpuccl_status_name(sg),
            eg.message);
     return false;
   }
+  return gpu_check_same_result(&rc, &rg, image, params->want_labels, name);
+}
+
+bool gpu_check_same_result(const GpucclResult *cpu, const GpucclResult *gpu,
+                           const GpucclImage *image, bool want_labels,
+                           const char *name)
+{
+  const GpucclResult rc = *cpu, rg = *gpu;
+  const char *what = NULL;
   if (rc.n_components != rg.n_components)
     what = "component count";
   else if (rc.n_blobs != rg.n_blobs)
@@ -137,7 +145,7 @@ bool gpu_check_same_params(GpucclContext *gpu, GpucclContext *cpu,
              rc.values[i], rg.values[i]);
       return false;
     }
-  if (params->want_labels) {
+  if (want_labels) {
     size_t n = (size_t)image->width * image->height;
     if (!rc.labels || !rg.labels) {
       printf("FAIL %s: labels missing (cpu %p, gpu %p)\n", name,

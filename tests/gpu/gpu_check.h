@@ -65,4 +65,10 @@ bool gpu_check_same_params(GpucclContext *gpu, GpucclContext *cpu,
                            const GpucclParams *gpu_params,
                            const GpucclParams *params, const char *name);
 
+/* Two results of the same image compared field by field (the labels when
+ * want_labels); prints the first difference under `name`. */
+bool gpu_check_same_result(const GpucclResult *cpu, const GpucclResult *gpu,
+                           const GpucclImage *image, bool want_labels,
+                           const char *name);
+
 #endif /* GPUCCL_GPU_CHECK_H */

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gpuccl_process_batch on CUDA: every image's result equals the CPU
+ * backend's for the same image and parameters (sizes, formats,
+ * connectivities, algorithms, label images, Otsu, filters, segments mode
+ * and query points mixed in one batch); batches repeated with new content
+ * in the same buffers (the kept graph), reordered, grown and shrunk; the
+ * background model of each image; nothing allocated in steady state; the
+ * errors, each naming the image; and contexts on two GPUs, where there are
+ * two. Exits 77 without a usable GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus.h"
+#include "cuda/cuda_internal.h"
+#include "gpu_check.h"
+
+static int failures, checks;
+
+enum { MAX_ITEMS = 12 };
+
+/* One image of a batch, its parameters, and a CUDA context of its own. */
+typedef struct {
+  int width, height;
+  size_t stride;
+  uint8_t *pixels;
+  GpuCheckWide wide;
+  GpucclImage image;
+  GpucclParams params;
+  float qx[3], qy[3];
+  GpucclNearestRequest queries;
+} Item;
+
+static void item_fill(Item *it, double density, int granularity,
+                      unsigned seed)
+{
+  corpus_random(it->pixels, it->width, it->height, it->stride, density,
+                granularity, seed);
+  const GpucclPixelFormat format = it->image.format;
+  gpu_check_wide_free(&it->wide);
+  gpu_check_wide_new(&it->wide, it->pixels, it->width, it->height,
+                     it->stride, seed);
+  it->image = format == GPUCCL_PIXEL_U16       ? it->wide.u16
+              : format == GPUCCL_PIXEL_PACKED4 ? it->wide.packed4
+                                               : it->wide.u8;
+}
+
+static void item_init(Item *it, int width, int height, GpucclPixelFormat format)
+{
+  memset(it, 0, sizeof *it);
+  it->width = width;
+  it->height = height;
+  it->stride = (size_t)width + 3;
+  it->pixels = malloc(it->stride * height);
+  if (!it->pixels)
+    abort();
+  it->image.format = format;
+  item_fill(it, 0.4, 2, 1);
+  gpuccl_params_init(&it->params);
+  it->params.threshold = format == GPUCCL_PIXEL_U16 ? 0x7fff : 127;
+}
+
+static void item_free(Item *it)
+{
+  gpu_check_wide_free(&it->wide);
+  free(it->pixels);
+}
+
+/* The mixed batch: what each image asks for. */
+static void mixed_items(Item *items, int *n)
+{
+  int k = 0;
+  item_init(&items[k++], 1920, 1080, GPUCCL_PIXEL_U8);
+  item_init(&items[k], 643, 481, GPUCCL_PIXEL_U8);
+  items[k++].params.connectivity = 4;
+  item_init(&items[k], 640, 480, GPUCCL_PIXEL_PACKED4);
+  items[k].params.channel = GPUCCL_CHANNEL_RED;
+  items[k++].params.want_labels = true;
+  item_init(&items[k], 317, 251, GPUCCL_PIXEL_U16);
+  items[k++].params.auto_threshold = GPUCCL_AUTO_THRESHOLD_OTSU;
+  item_init(&items[k], 1, 1, GPUCCL_PIXEL_U8);
+  items[k++].params.min_area = 0;
+  item_init(&items[k], 4000, 17, GPUCCL_PIXEL_U8);
+  items[k].params.min_area = 3;
+  items[k++].params.max_area = 40;
+  item_init(&items[k], 800, 600, GPUCCL_PIXEL_U8);
+  items[k++].params.max_blobs = 25;
+  item_init(&items[k], 512, 512, GPUCCL_PIXEL_U8);
+  items[k++].params.algorithm = GPUCCL_ALGORITHM_BKE;
+  item_init(&items[k], 300, 200, GPUCCL_PIXEL_U8);
+  items[k].params.algorithm = GPUCCL_ALGORITHM_OUF;
+  items[k++].params.connectivity = 4;
+  item_init(&items[k], 256, 256, GPUCCL_PIXEL_U8);
+  items[k++].params.algorithm = GPUCCL_ALGORITHM_HYBRID3; /* not a graph */
+  item_init(&items[k], 200, 150, GPUCCL_PIXEL_U8);
+  items[k++].params.mode = GPUCCL_MODE_SEGMENTS; /* not a graph */
+  item_init(&items[k], 640, 360, GPUCCL_PIXEL_U8);
+  Item *q = &items[k++];
+  for (int i = 0; i < 3; i++) {
+    q->qx[i] = 100.0f + 150.0f * i;
+    q->qy[i] = 50.0f + 90.0f * i;
+  }
+  q->queries.x = q->qx;
+  q->queries.y = q->qy;
+  q->queries.n = 3;
+  q->params.nearest = &q->queries; /* not a graph */
+  *n = k;
+}
+
+/* One batch of items[order[i]] on gpus[i], each result against the CPU
+ * backend's. */
+static void check_batch(GpucclContext **gpus, GpucclContext *cpu,
+                        Item *items, const int *order, int n,
+                        const char *what)
+{
+  GpucclImage images[MAX_ITEMS] = {0};
+  const GpucclParams *params[MAX_ITEMS] = {0};
+  GpucclResult results[MAX_ITEMS];
+  for (int i = 0; i < n; i++) {
+    images[i] = items[order[i]].image;
+    params[i] = &items[order[i]].params;
+  }
+  GpucclError e = {0};
+  GpucclStatus s = gpuccl_process_batch(gpus, images, params, (size_t)n,
+                                        results, &e);
+  GPU_EXPECT(s == GPUCCL_OK, "%s: batch: %s", what, e.message);
+  if (s != GPUCCL_OK)
+    return;
+  for (int i = 0; i < n; i++) {
+    char name[96];
+    snprintf(name, sizeof name, "%s, image %d (%dx%d)", what, i,
+             images[i].width, images[i].height);
+    GpucclResult rc;
+    GpucclError ec = {0};
+    /* The CPU answers no queries: compare those with a GPU call alone. */
+    GpucclParams cpu_params = *params[i];
+    cpu_params.nearest = NULL;
+    GpucclStatus sc = gpuccl_process(cpu, &images[i], &cpu_params, &rc, &ec);
+    GPU_EXPECT(sc == GPUCCL_OK, "%s: cpu: %s", name, ec.message);
+    GPU_EXPECT(sc == GPUCCL_OK &&
+                   gpu_check_same_result(&rc, &results[i], &images[i],
+                                         params[i]->want_labels, name),
+               "%s: batch result differs from the CPU's", name);
+    if (params[i]->nearest && results[i].n_blobs)
+      GPU_EXPECT(params[i]->nearest->answers != NULL,
+                 "%s: the queries were not answered", name);
+  }
+}
+
+static void mixed_batches(GpucclContext **gpus, GpucclContext *cpu)
+{
+  Item items[MAX_ITEMS];
+  int n = 0;
+  mixed_items(items, &n);
+  int order[MAX_ITEMS];
+  for (int i = 0; i < n; i++)
+    order[i] = i;
+  check_batch(gpus, cpu, items, order, n, "mixed");
+  /* New content in the same buffers: the kept graph, new blob counts
+   * (past the downloaded share of the table too). */
+  const double densities[] = {0.0, 0.1, 0.62, 0.3};
+  for (int round = 0; round < 4; round++) {
+    for (int i = 0; i < n; i++)
+      item_fill(&items[i], densities[(round + i) % 4], 1 + (round + i) % 4,
+                (unsigned)(10 * round + i));
+    char what[32];
+    snprintf(what, sizeof what, "mixed round %d", round);
+    check_batch(gpus, cpu, items, order, n, what);
+  }
+  /* Reversed, then a shorter batch, then the whole one again. */
+  for (int i = 0; i < n; i++)
+    order[i] = n - 1 - i;
+  check_batch(gpus, cpu, items, order, n, "reversed");
+  check_batch(gpus, cpu, items, order, 3, "first three");
+  check_batch(gpus, cpu, items, order, n, "reversed again");
+  for (int i = 0; i < n; i++)
+    item_free(&items[i]);
+}
+
+/* The same 1080p frames batch after batch: no allocation after the
+ * first. */
+static void steady_state(GpucclContext **gpus, GpucclContext *cpu)
+{
+  enum { N = 8 };
+  Item items[N];
+  int order[N];
+  for (int i = 0; i < N; i++) {
+    item_init(&items[i], 1920, 1080, GPUCCL_PIXEL_U8);
+    item_fill(&items[i], 0.05 * (i + 1), 4, 50u + i);
+    order[i] = i;
+  }
+  check_batch(gpus, cpu, items, order, N, "steady warm-up");
+  const uint64_t before = gpuccl_cuda_alloc_calls();
+  GpucclImage images[N];
+  const GpucclParams *params[N];
+  GpucclResult results[N];
+  for (int i = 0; i < N; i++) {
+    images[i] = items[i].image;
+    params[i] = &items[i].params;
+  }
+  for (int round = 0; round < 10; round++) {
+    GpucclError e = {0};
+    GPU_EXPECT(gpuccl_process_batch(gpus, images, params, N, results, &e) ==
+                   GPUCCL_OK,
+               "steady batch %d: %s", round, e.message);
+  }
+  GPU_EXPECT(gpuccl_cuda_alloc_calls() == before,
+             "10 batches of %d frames made %llu allocation calls", N,
+             (unsigned long long)(gpuccl_cuda_alloc_calls() - before));
+  check_batch(gpus, cpu, items, order, N, "steady after");
+  for (int i = 0; i < N; i++)
+    item_free(&items[i]);
+}
+
+/* Two cameras by motion: each context keeps its own model, batch after
+ * batch, as a CPU context with a model of its own does one frame at a
+ * time. */
+static void background_models(GpucclContext **gpus, GpucclContext *cpu0,
+                              GpucclContext *cpu1)
+{
+  GpucclContext *cpus[2] = {cpu0, cpu1};
+  GpucclBackgroundParams bp;
+  gpuccl_background_params_init(&bp);
+  bp.mode = GPUCCL_BACKGROUND_AVERAGE;
+  bp.learning_rate = 0.25;
+  bp.warmup_frames = 0;
+  GpucclBackground *gbg[2], *cbg[2];
+  Item items[2];
+  for (int k = 0; k < 2; k++) {
+    GpucclError e = {0};
+    gbg[k] = gpuccl_background_new(gpus[k], &bp, &e);
+    cbg[k] = gpuccl_background_new(cpus[k], &bp, &e);
+    if (!gbg[k] || !cbg[k]) {
+      GPU_EXPECT(0, "background model: %s", e.message);
+      return;
+    }
+    item_init(&items[k], 480 + 160 * k, 270 + 90 * k, GPUCCL_PIXEL_U8);
+    items[k].params.threshold = 20;
+  }
+  for (int frame = 0; frame < 6; frame++) {
+    GpucclImage images[2];
+    GpucclParams gp[2], cp[2];
+    const GpucclParams *params[2];
+    GpucclResult results[2];
+    for (int k = 0; k < 2; k++) {
+      item_fill(&items[k], 0.2 + 0.1 * k, 2 + frame, 7u * frame + k);
+      images[k] = items[k].image;
+      gp[k] = cp[k] = items[k].params;
+      gp[k].background = gbg[k];
+      cp[k].background = cbg[k];
+      params[k] = &gp[k];
+    }
+    GpucclError e = {0};
+    GpucclStatus s = gpuccl_process_batch(gpus, images, params, 2, results,
+                                          &e);
+    GPU_EXPECT(s == GPUCCL_OK, "motion frame %d: %s", frame, e.message);
+    for (int k = 0; k < 2 && s == GPUCCL_OK; k++) {
+      GpucclResult rc;
+      char name[64];
+      snprintf(name, sizeof name, "motion frame %d, camera %d", frame, k);
+      GPU_EXPECT(gpuccl_process(cpus[k], &images[k], &cp[k], &rc, &e) ==
+                         GPUCCL_OK &&
+                     gpu_check_same_result(&rc, &results[k], &images[k],
+                                           false, name),
+                 "%s differs from the CPU's model", name);
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    gpuccl_background_free(gbg[k]);
+    gpuccl_background_free(cbg[k]);
+    item_free(&items[k]);
+  }
+}
+
+/* A refused batch says which image, and the contexts go on working. */
+static void errors(GpucclContext **gpus, GpucclContext *cpu)
+{
+  Item items[3];
+  for (int i = 0; i < 3; i++)
+    item_init(&items[i], 64, 48, GPUCCL_PIXEL_U8);
+  GpucclImage images[3] = {items[0].image, items[1].image, items[2].image};
+  const GpucclParams *params[3] = {&items[0].params, &items[1].params,
+                                   &items[2].params};
+  GpucclResult results[3];
+  GpucclError e = {0};
+  GpucclContext *same[3] = {gpus[0], gpus[1], gpus[0]};
+  GPU_EXPECT(gpuccl_process_batch(same, images, params, 3, results, &e) ==
+                     GPUCCL_ERROR_INVALID_ARGUMENT &&
+                 strstr(e.message, "images 0 and 2 share a context"),
+             "a shared context: %s", e.message);
+  GpucclContext *mixed[3] = {gpus[0], cpu, gpus[2]};
+  GPU_EXPECT(gpuccl_process_batch(mixed, images, params, 3, results, &e) ==
+                     GPUCCL_ERROR_INVALID_ARGUMENT &&
+                 strstr(e.message, "image 1"),
+             "a CPU context among CUDA ones: %s", e.message);
+  images[2].stride = 10; /* less than a row */
+  GPU_EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
+                     GPUCCL_ERROR_INVALID_ARGUMENT &&
+                 strncmp(e.message, "image 2: ", 9) == 0 &&
+                 results[0].blobs == NULL,
+             "a bad stride on image 2: %s", e.message);
+  images[2] = items[2].image;
+  GpucclParams bad = items[1].params;
+  bad.connectivity = 5;
+  params[1] = &bad;
+  GPU_EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
+                     GPUCCL_ERROR_INVALID_ARGUMENT &&
+                 strncmp(e.message, "image 1: ", 9) == 0,
+             "connectivity 5 on image 1: %s", e.message);
+  params[1] = &items[1].params;
+  GPU_EXPECT(gpuccl_process_batch(gpus, NULL, params, 3, results, &e) ==
+                 GPUCCL_ERROR_INVALID_ARGUMENT,
+             "no images: %s", e.message);
+  GPU_EXPECT(gpuccl_process_batch(gpus, images, params, 0, results, &e) ==
+                 GPUCCL_OK,
+             "an empty batch: %s", e.message);
+  int order[3] = {0, 1, 2};
+  check_batch(gpus, cpu, items, order, 3, "after the errors");
+  for (int i = 0; i < 3; i++)
+    item_free(&items[i]);
+}
+
+/* Contexts on two GPUs in one batch (where there are two): one graph per
+ * GPU, each image as the CPU labels it. */
+static void two_gpus(GpucclContext **gpus, GpucclContext *cpu)
+{
+  if (!gpuccl_cuda_available(1, NULL)) {
+    printf("two GPUs: skipped, one GPU\n");
+    return;
+  }
+  GpucclError e = {0};
+  GpucclContext *second[2] = {gpuccl_context_new(GPUCCL_BACKEND_CUDA, 1, &e),
+                              gpuccl_context_new(GPUCCL_BACKEND_CUDA, 1, &e)};
+  GPU_EXPECT(second[0] && second[1], "device 1: %s", e.message);
+  if (!second[0] || !second[1])
+    return;
+  GpucclContext *mixed[4] = {gpus[0], second[0], gpus[1], second[1]};
+  Item items[4];
+  int order[4];
+  for (int i = 0; i < 4; i++) {
+    item_init(&items[i], 1280 - 100 * i, 720, GPUCCL_PIXEL_U8);
+    item_fill(&items[i], 0.2 * (i + 1), 2, 90u + i);
+    order[i] = i;
+  }
+  check_batch(mixed, cpu, items, order, 4, "two GPUs");
+  check_batch(mixed, cpu, items, order, 4, "two GPUs again");
+  for (int i = 0; i < 4; i++)
+    item_free(&items[i]);
+  gpuccl_context_free(second[0]);
+  gpuccl_context_free(second[1]);
+}
+
+int main(void)
+{
+  GpucclContext *gpus[MAX_ITEMS];
+  gpus[0] = gpu_check_context();
+  for (int i = 1; i < MAX_ITEMS; i++)
+    gpus[i] = gpu_check_context();
+  GpucclContext *cpu = gpu_check_cpu_context();
+  GpucclContext *cpu1 = gpu_check_cpu_context();
+  mixed_batches(gpus, cpu);
+  steady_state(gpus, cpu);
+  background_models(gpus, cpu, cpu1);
+  errors(gpus, cpu);
+  two_gpus(gpus, cpu);
+  for (int i = 0; i < MAX_ITEMS; i++)
+    gpuccl_context_free(gpus[i]);
+  gpuccl_context_free(cpu);
+  gpuccl_context_free(cpu1);
+  printf("gpu-batch: %d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
