@@ -251,6 +251,17 @@ gst_gpuccl_blob_snapshot (GstGpucclBlob * self, Settings * s, FormatDesc * f)
 
 /* Label the frame on ctx, track its blobs, draw the overlays, report. The
  * frame's planes are host memory, or device memory of ctx's CUDA context. */
+/* One frame's labeling: alone, or in a batch with other instances'. */
+static GpucclStatus
+label (GpucclContext * ctx, const Settings * s, const GpucclImage * image,
+    const GpucclParams * params, GpucclResult * result, GpucclError * error)
+{
+  if (s->batch_size > 1)
+    return gst_gpuccl_blob_batch_process (s->batch_size, s->batch_max_wait,
+        ctx, image, params, result, error);
+  return gpuccl_process (ctx, image, params, result, error);
+}
+
 GstFlowReturn
 gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
     const Settings * s, const FormatDesc * f, GstVideoFrame * vframe)
@@ -298,8 +309,7 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
     if (gpuccl_process_draw (ctx, &image, &params, &frame, &draw, &result,
             &error) != GPUCCL_OK)
       return library_error (self, "Labeling and drawing", &error);
-  } else if (gpuccl_process (ctx, &image, &params, &result,
-          &error) != GPUCCL_OK) {
+  } else if (label (ctx, s, &image, &params, &result, &error) != GPUCCL_OK) {
     return library_error (self, "Labeling", &error);
   }
   if (!gst_gpuccl_blob_region_to_frame (self, &win, &params, &result)) {

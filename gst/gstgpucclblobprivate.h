@@ -70,6 +70,8 @@ typedef struct
   gdouble learning_rate;
   guint background_frames;
   gboolean background_selective;
+  guint batch_size;             /* 1: no batching */
+  GstClockTime batch_max_wait;
 } Settings;
 
 /* The device that labels host frames (and whose pinned memory the pool
@@ -168,6 +170,14 @@ void gst_gpuccl_blob_close_context (GstGpucclBlob * self);
 void gst_gpuccl_blob_reset_tracker (GstGpucclBlob * self);
 void gst_gpuccl_blob_snapshot (GstGpucclBlob * self, Settings * s,
     FormatDesc * f);
+/* gstgpucclblobbatch.c: gpuccl_process, in a batch with the frames of
+ * other instances that arrive within max_wait, up to size frames (at most
+ * GST_GPUCCL_BLOB_MAX_BATCH). */
+#define GST_GPUCCL_BLOB_MAX_BATCH 64
+GpucclStatus gst_gpuccl_blob_batch_process (guint size,
+    GstClockTime max_wait, GpucclContext * ctx, const GpucclImage * image,
+    const GpucclParams * params, GpucclResult * result, GpucclError * error);
+
 GstFlowReturn gst_gpuccl_blob_process_frame (GstGpucclBlob * self,
     GpucclContext * ctx, const Settings * s, const FormatDesc * f,
     GstVideoFrame * vframe);

@@ -41,8 +41,12 @@ enum
   PROP_LEARNING_RATE,
   PROP_BACKGROUND_FRAMES,
   PROP_BACKGROUND_SELECTIVE,
+  PROP_BATCH_SIZE,
+  PROP_BATCH_MAX_WAIT,
 };
 
+#define DEFAULT_BATCH_SIZE 1      /* no batching */
+#define DEFAULT_BATCH_MAX_WAIT (2 * GST_MSECOND)
 #define DEFAULT_THRESHOLD 127
 #define DEFAULT_INVERT FALSE
 #define DEFAULT_AUTO_THRESHOLD GPUCCL_AUTO_THRESHOLD_NONE
@@ -103,6 +107,8 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->learning_rate = background.learning_rate;
   s->background_frames = background.warmup_frames;
   s->background_selective = background.selective;
+  s->batch_size = DEFAULT_BATCH_SIZE;
+  s->batch_max_wait = DEFAULT_BATCH_MAX_WAIT;
 }
 
 void
@@ -212,6 +218,12 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BACKGROUND_SELECTIVE:
       s->background_selective = g_value_get_boolean (value);
+      break;
+    case PROP_BATCH_SIZE:
+      s->batch_size = g_value_get_uint (value);
+      break;
+    case PROP_BATCH_MAX_WAIT:
+      s->batch_max_wait = g_value_get_uint64 (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -333,6 +345,12 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BACKGROUND_SELECTIVE:
       g_value_set_boolean (value, s->background_selective);
+      break;
+    case PROP_BATCH_SIZE:
+      g_value_set_uint (value, s->batch_size);
+      break;
+    case PROP_BATCH_MAX_WAIT:
+      g_value_set_uint64 (value, s->batch_max_wait);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -525,4 +543,17 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
           "GStreamer >= 1.26 an analytics segmentation mask of the listed "
           "blobs. Costs a copy of the labels (and a download on CUDA)",
           DEFAULT_ATTACH_LABELS, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BATCH_SIZE,
+      g_param_spec_uint ("batch-size", "Frames per batch",
+          "Label the frames of up to this many gpucclblob instances of the "
+          "process (cameras) as one batch: one GPU launch and one wait for "
+          "all, so N cameras pay the fixed cost of a frame about once. A "
+          "frame waits for the batch to fill, at most batch-max-wait. 1: "
+          "each frame alone (no added latency). Frames drawn on are labeled "
+          "alone", 1, GST_GPUCCL_BLOB_MAX_BATCH, DEFAULT_BATCH_SIZE, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BATCH_MAX_WAIT,
+      g_param_spec_uint64 ("batch-max-wait", "Longest wait for a batch",
+          "With batch-size > 1: how long (ns) a batch waits for more frames "
+          "after its first one arrived; the latency batching may add",
+          0, 10 * GST_SECOND, DEFAULT_BATCH_MAX_WAIT, PARAM_FLAGS));
 }
