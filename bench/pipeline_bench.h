@@ -88,8 +88,8 @@ Result run_combo (const Combo * k, const char *track);
 /* One row of the table (and of the CSV); FALSE when the run failed. */
 gboolean report (const Combo * k, const char *track, const Result * r);
 
-/* pipeline_devices.c: --devices LIST into devices (distinct, ones the
- * driver has, at most BENCH_MAX_DEVICES); FALSE after saying why. */
+/* pipeline_devices.c: --devices LIST into devices (distinct, below
+ * BENCH_MAX_DEVICES, usable by the library); FALSE after saying why. */
 gboolean parse_devices (const gchar * list, int *devices, int *n);
 /* memory_available on each of the devices (device 0 without). */
 gboolean memory_on_devices (Memory memory, GstVideoFormat format,
@@ -144,8 +144,6 @@ gboolean host_draw_probe (GstVideoFormat format, const Size * size,
 gboolean bench_cuda_built (void);
 /* Whether CUDA memory of `device` can be made here; else why not. */
 gboolean cuda_memory_ready (int device, const char **why);
-/* CUDA devices the driver sees (0 without CUDA). */
-int cuda_device_count (void);
 /* Whether frames can carry a GstCudaStream (GStreamer >= 1.24). */
 gboolean cuda_streams_built (void);
 /* `caps` get the CUDA memory feature, `pipeline` device's context. */

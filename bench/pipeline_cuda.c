@@ -54,17 +54,6 @@ cuda_memory_ready (int device, const char **why)
   return FALSE;
 }
 
-int
-cuda_device_count (void)
-{
-  int n = 0;
-
-  if (!gst_cuda_load_library () || CuInit (0) != CUDA_SUCCESS ||
-      CuDeviceGetCount (&n) != CUDA_SUCCESS)
-    return 0;
-  return n;
-}
-
 gboolean
 cuda_streams_built (void)
 {
@@ -209,12 +198,6 @@ cuda_memory_ready (int device, const char **why)
 {
   *why = "built without gstreamer-cuda-1.0";
   return FALSE;
-}
-
-int
-cuda_device_count (void)
-{
-  return 0;
 }
 
 gboolean

@@ -19,20 +19,22 @@
 
 #include <glib/gstdio.h>
 
-/* --devices: distinct device numbers the driver has, at most
- * BENCH_MAX_DEVICES. */
+#include "gpuccl.h"
+
+/* --devices: distinct numbers below BENCH_MAX_DEVICES of devices the
+ * library can use. */
 gboolean
 parse_devices (const gchar * list, int *devices, int *n)
 {
   gchar **ids = g_strsplit (list, ",", -1);
-  int have = cuda_device_count ();
   gboolean ok = TRUE;
 
   *n = 0;
   for (gchar ** id = ids; *id && ok; id++) {
     gchar *end;
     gint64 d = g_ascii_strtoll (*id, &end, 10);
-    ok = *end == '\0' && end != *id && d >= 0 && *n < BENCH_MAX_DEVICES;
+    ok = *end == '\0' && end != *id && d >= 0 && d < BENCH_MAX_DEVICES &&
+        *n < BENCH_MAX_DEVICES;
     for (int i = 0; ok && i < *n; i++)
       ok = devices[i] != d;
     if (ok)
@@ -40,16 +42,17 @@ parse_devices (const gchar * list, int *devices, int *n)
   }
   g_strfreev (ids);
   if (!ok || *n == 0) {
-    g_printerr ("--devices: distinct device numbers, at most %d, e.g. 0,1\n",
+    g_printerr ("--devices: distinct device numbers below %d, e.g. 0,1\n",
         BENCH_MAX_DEVICES);
     return FALSE;
   }
-  for (int i = 0; i < *n; i++)
-    if (devices[i] >= have) {
-      g_printerr ("--devices: no device %d (the CUDA driver sees %d)\n",
-          devices[i], have);
+  for (int i = 0; i < *n; i++) {
+    GpucclError error = { 0 };
+    if (!gpuccl_cuda_available (devices[i], &error)) {
+      g_printerr ("--devices: device %d: %s\n", devices[i], error.message);
       return FALSE;
     }
+  }
   return TRUE;
 }
 
@@ -137,21 +140,22 @@ run_child (const Combo * k, gboolean wait, const char *csv, double *fps,
     csv, k->props ? "--element-props" : NULL, k->props, NULL
   };
   gchar **env = g_get_environ ();
-  gchar *out = NULL;
+  gchar *out = NULL, *err = NULL;
   gint status = -1;
   gboolean ok;
 
   env = wait ? g_environ_unsetenv (env, "GPUCCL_CUDA_STREAM_WAIT") :
       g_environ_setenv (env, "GPUCCL_CUDA_STREAM_WAIT", "0", TRUE);
-  ok = self && g_spawn_sync (NULL, (gchar **) argv, env,
-      G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL) &&
+  ok = self && g_spawn_sync (NULL, (gchar **) argv, env, G_SPAWN_DEFAULT,
+      NULL, NULL, &out, &err, &status, NULL) &&
       g_spawn_check_wait_status (status, NULL) &&
       read_child_row (csv, fps, element_us);
   if (!ok)
-    printf ("  stream wait %s: the run failed:\n%s\n", wait ? "on" : "off",
-        out ? out : "(not started)");
+    printf ("  stream wait %s: the run failed:\n%s%s\n", wait ? "on" : "off",
+        out ? out : "(not started)", err ? err : "");
   g_strfreev (env);
   g_free (out);
+  g_free (err);
   g_free (self);
   g_free (seconds);
   g_free (blobs);
