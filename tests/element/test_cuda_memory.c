@@ -225,6 +225,36 @@ lines_naming (GPtrArray * lines, GstCudaContext * context)
   return n;
 }
 
+/* New caps of width x height in CUDA memory, then a frame made in
+ * `context`'s memory: OpenCV's blobs, and the frame leaves in that
+ * memory. */
+static void
+push_on_gpu (GstHarness * h, gint width, gint height,
+    GstCudaContext * context, guint32 seed)
+{
+  GstCaps *caps = element_caps (GST_VIDEO_FORMAT_NV12, width, height);
+  GstVideoInfo info;
+  guint8 *levels = element_levels_random (width, height, 0.45, 3, seed);
+  GstBuffer *frame, *out;
+  Expected e;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_harness_set_caps (h, element_cuda_caps (GST_VIDEO_FORMAT_NV12, width,
+          height), element_cuda_caps (GST_VIDEO_FORMAT_NV12, width, height));
+  frame = element_make_frame (&info, levels, "luma", seed);
+  out = element_push_pull (h, element_to_cuda (frame, &info, context));
+  expected_compute (&e, levels, width, height, 127, FALSE, 8);
+  check_buffer_blobs (out, &e, NULL, 0);
+  fail_unless (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (out,
+              0))->context == context, "%dx%d: the frame left the memory "
+      "of %" GST_PTR_FORMAT, width, height, context);
+  expected_clear (&e);
+  gst_buffer_unref (out);
+  gst_buffer_unref (frame);
+  gst_caps_unref (caps);
+  g_free (levels);
+}
+
 /* Upstream renegotiates and its frames move to the other GPU (a new size
  * each time, GPU 0, 1, 0, 1), device-id left at its default (-1): every
  * frame's blobs are OpenCV's, it leaves in the memory of its own GPU, and
@@ -255,31 +285,9 @@ GST_START_TEST (test_gpu_changes_at_renegotiation)
   fail_unless_equals_int (device_id, -1);
   gst_debug_set_threshold_for_name ("gpucclblob", GST_LEVEL_INFO);
   gst_debug_add_log_function (collect_lib_opens, opened, NULL);
-  for (gsize i = 0; i < G_N_ELEMENTS (steps); i++) {
-    gint w = steps[i].width, ht = steps[i].height;
-    GstCaps *caps = element_caps (GST_VIDEO_FORMAT_NV12, w, ht);
-    GstVideoInfo info;
-    guint8 *levels = element_levels_random (w, ht, 0.45, 3, 860 + i);
-    GstBuffer *frame, *out;
-    Expected e;
-
-    fail_unless (gst_video_info_from_caps (&info, caps));
-    gst_harness_set_caps (h, element_cuda_caps (GST_VIDEO_FORMAT_NV12, w, ht),
-        element_cuda_caps (GST_VIDEO_FORMAT_NV12, w, ht));
-    frame = element_make_frame (&info, levels, "luma", 860 + i);
-    out = element_push_pull (h, element_to_cuda (frame, &info,
-            gpus[steps[i].gpu]));
-    expected_compute (&e, levels, w, ht, 127, FALSE, 8);
-    check_buffer_blobs (out, &e, NULL, 0);
-    fail_unless (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (out,
-                0))->context == gpus[steps[i].gpu],
-        "step %zu: the frame left the memory of GPU %d", i, steps[i].gpu);
-    expected_clear (&e);
-    gst_buffer_unref (out);
-    gst_buffer_unref (frame);
-    gst_caps_unref (caps);
-    g_free (levels);
-  }
+  for (gsize i = 0; i < G_N_ELEMENTS (steps); i++)
+    push_on_gpu (h, steps[i].width, steps[i].height, gpus[steps[i].gpu],
+        860 + i);
   gst_debug_remove_log_function (collect_lib_opens);
   gst_debug_unset_threshold_for_name ("gpucclblob");
   gst_harness_teardown (h);
