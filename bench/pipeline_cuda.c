@@ -5,9 +5,9 @@
  * element's; without it the stubs at the end say CUDA memory is not there.
  *
  * One GstCudaContext per device for every stream, as an application shares
- * one per GPU (GStreamer's CUDA elements do). The link probe copies what N
- * streams of pinned-memory copies of the labeled plane reach together, the
- * ceiling of N pipelines whose frames all cross it (the driver's entry
+ * one per GPU (GStreamer's CUDA elements do). The link probe measures what
+ * N streams of pinned-memory copies of the labeled plane reach together,
+ * the ceiling of N pipelines whose frames all cross it (the driver's entry
  * points through GStreamer's loader, no CUDA library linked). */
 #include "pipeline_bench.h"
 
