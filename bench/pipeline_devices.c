@@ -133,32 +133,43 @@ run_child (const Combo * k, gboolean wait, const char *csv, double *fps,
   gchar *self = g_file_read_link ("/proc/self/exe", NULL);
   gchar *seconds = g_strdup_printf ("%g", k->seconds);
   gchar *blobs = g_strdup_printf ("%d", k->n_discs);
-  const gchar *argv[] = { self, "--backends", k->backend, "--memory", "cuda",
+  gchar *device = g_strdup_printf ("%d", k->devices ? k->devices[0] : 0);
+  const gchar *args[] = { self, "--backends", k->backend, "--memory", "cuda",
     "--streams", "1", "--sizes", k->size->name, "--formats", k->format_name,
     "--draw", k->draw_name, "--seconds", seconds, "--blobs", blobs,
-    "--scene", k->lattice ? "lattice" : "discs", "--cuda-stream", "--csv",
-    csv, k->props ? "--element-props" : NULL, k->props, NULL
+    "--scene", k->lattice ? "lattice" : "discs", "--devices", device,
+    "--cuda-stream", "--csv", csv
   };
+  GPtrArray *argv = g_ptr_array_new ();
   gchar **env = g_get_environ ();
   gchar *out = NULL, *err = NULL;
   gint status = -1;
   gboolean ok;
 
+  for (gsize i = 0; i < G_N_ELEMENTS (args); i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  if (k->props) {
+    g_ptr_array_add (argv, "--element-props");
+    g_ptr_array_add (argv, (gpointer) k->props);
+  }
+  g_ptr_array_add (argv, NULL);
   env = wait ? g_environ_unsetenv (env, "GPUCCL_CUDA_STREAM_WAIT") :
       g_environ_setenv (env, "GPUCCL_CUDA_STREAM_WAIT", "0", TRUE);
-  ok = self && g_spawn_sync (NULL, (gchar **) argv, env, G_SPAWN_DEFAULT,
-      NULL, NULL, &out, &err, &status, NULL) &&
+  ok = self && g_spawn_sync (NULL, (gchar **) argv->pdata, env,
+      G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, NULL) &&
       g_spawn_check_wait_status (status, NULL) &&
       read_child_row (csv, fps, element_us);
   if (!ok)
     printf ("  stream wait %s: the run failed:\n%s%s\n", wait ? "on" : "off",
         out ? out : "(not started)", err ? err : "");
+  g_ptr_array_unref (argv);
   g_strfreev (env);
   g_free (out);
   g_free (err);
   g_free (self);
   g_free (seconds);
   g_free (blobs);
+  g_free (device);
   return ok;
 }
 
