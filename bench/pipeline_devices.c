@@ -205,10 +205,11 @@ stream_wait_check (const Combo * k, int repeat)
     printf ("  stream wait: %s %s %s draw=%s, one stream of CUDA memory "
         "with a GstCudaStream, median of %d runs each: wait on %.1f fps "
         "(element %.1f us), off (GPUCCL_CUDA_STREAM_WAIT=0) %.1f fps "
-        "(element %.1f us); on / off = %.4f: the wait costs %.2f %% (%s "
-        "2 %%)\n", k->backend, k->format_name, k->size->name, k->draw_name,
-        n, on, on_us, off, off_us, on / off, 100.0 * (1 - on / off),
-        on >= 0.98 * off ? "within" : "NOT within");
+        "(element %.1f us); fps on / off = %.4f: the wait costs %.2f %% "
+        "(%s 2 %%); element time on / off = %.4f\n", k->backend,
+        k->format_name, k->size->name, k->draw_name, n, on, on_us, off,
+        off_us, on / off, 100.0 * (1 - on / off),
+        on >= 0.98 * off ? "within" : "NOT within", on_us / off_us);
   }
   if (csv)
     g_unlink (csv);

@@ -67,7 +67,7 @@ done
 # What the wait costs the single-stream CUDA-memory path: on and off in
 # alternating child processes, frames with a GstCudaStream (goal: 2 %).
 step stream-wait-check 90 "$bench" --stream-wait-check --sizes 1080p \
-  --formats NV12 --draw none --repeat 5 --seconds 0.3
+  --formats NV12 --draw none --repeat 5 --seconds 0.5
 
 # Several GPUs in one process: the streams on GPU 0 alone, then spread
 # (goal: 1.8x one GPU), CUDA memory made on each stream's GPU and system
