@@ -60,7 +60,9 @@ typedef struct
   int copied;                   /* timed frames that left their memory */
   double uploads;               /* frame copies to the device per frame */
   gboolean in_place;            /* frames in the memory asked for */
-  double device_fps[BENCH_MAX_DEVICES]; /* per entry of devices */
+  /* Per entry of devices: its streams' frames over the time until the
+   * last of them was done. */
+  double device_fps[BENCH_MAX_DEVICES];
   gboolean ok;
 } Result;
 

@@ -92,7 +92,7 @@ devices_scaling (const Combo * k)
     g_string_append_printf (per, "%sGPU %d %.1f", d ? ", " : "",
         k->devices[d], spread.device_fps[d]);
   printf ("  devices: %s %s %s %s memory, %d streams: GPU %d alone %.1f fps; "
-      "spread: %s = %.1f fps together, %.2fx one GPU\n", k->backend,
+      "spread: %s fps each, %.1f fps together, %.2fx one GPU\n", k->backend,
       k->format_name, k->size->name, memory_names[k->memory], k->streams,
       k->devices[0], alone.fps, per->str, spread.fps, spread.fps / alone.fps);
   g_string_free (per, TRUE);

@@ -30,6 +30,7 @@ typedef struct
   int device;                   /* its GPU (StreamParams devices), or -1 */
   guint64 pts;
   gint timed;                   /* frames to push in the timed run */
+  gint64 finished;              /* when its timed frames were all out */
   gboolean ok;
 
   gint frames;
@@ -331,6 +332,7 @@ timed_run (gpointer data)
 {
   Stream *s = data;
   s->ok = push_frames (s, s->timed, TRUE);
+  s->finished = g_get_monotonic_time ();
   return NULL;
 }
 
@@ -366,12 +368,30 @@ stream_free (Stream * s)
   gst_clear_object (&s->pipeline);
 }
 
+/* Each device's frames per second: its streams' frames over the time
+ * until the last of them was done (a faster GPU's streams end first). */
+static void
+devices_fps (const Stream * streams, int n_streams, gint64 start, Result * r)
+{
+  const StreamParams *p = streams[0].p;
+
+  for (int d = 0; d < p->n_devices; d++) {
+    gint64 end = start;
+    int frames = 0;
+    for (int i = d; i < n_streams; i += p->n_devices) {
+      end = MAX (end, streams[i].finished);
+      frames += streams[i].timed;
+    }
+    r->device_fps[d] = frames / (MAX (end - start, 1) / 1e6);
+  }
+}
+
 Result
 run_streams (const StreamParams * p, int n_streams, double seconds)
 {
   Stream *streams = g_new0 (Stream, n_streams);
   Result r = { 0 };
-  gint64 wall;
+  gint64 wall, start;
   int timed, total = 0, all_frames = 0, n_times = 0;
   guint64 *times, uploads;
   gboolean ok = TRUE;
@@ -404,8 +424,11 @@ run_streams (const StreamParams * p, int n_streams, double seconds)
     g_atomic_int_set (&s->frames, 0);
   }
   uploads = gpuccl_frame_uploads ();
+  start = g_get_monotonic_time ();
   wall = run_all (streams, n_streams, timed_run);
   uploads = gpuccl_frame_uploads () - uploads;
+  if (p->devices)
+    devices_fps (streams, n_streams, start, &r);
 
   times = g_new (guint64, (gsize) timed * n_streams);
   for (int i = 0; i < n_streams; i++) {
@@ -419,8 +442,6 @@ run_streams (const StreamParams * p, int n_streams, double seconds)
     r.copied += s->copied;
     all_frames += s->frames;
     total += timed;
-    if (p->devices)
-      r.device_fps[i % p->n_devices] += timed / (wall / 1e6);
   }
   if (n_times > 0) {
     qsort (times, n_times, sizeof *times, cmp_u64);
