@@ -34,11 +34,14 @@
  *   [--blobs 64] [--scene discs|lattice] [--track-share] [--repeat 3]
  *   [--element-props "algorithm=ha4-64 ..."]
  *   [--memory element,system,pinned,mapped,cuda] [--streams 1,4,8]
- *   [--host-draw] [--link] [--csv FILE]
+ *   [--host-draw] [--link] [--devices 0,1] [--cuda-stream]
+ *   [--stream-wait-check] [--csv FILE]
  * --host-draw and --link add lines that time pieces alone
  * (pipeline_probes.c): the overlays drawn into host frames, and the
  * host-to-device link with as many copy streams as --streams lists. The
  * h2d column is what each row's frame uploads moved over that link.
+ * --devices, --stream-wait-check: pipeline_devices.c; --cuda-stream: CUDA
+ * memory frames carry a GstCudaStream (GStreamer >= 1.24).
  * A backend that cannot run (cuda without a GPU) is reported and skipped. */
 #include "pipeline_bench.h"
 
@@ -111,24 +114,9 @@ split (const gchar * s)
   return g_strsplit (s, ",", -1);
 }
 
-static const char *const memory_names[] = {
+const char *const memory_names[] = {
   "element", "system", "pinned", "mapped", "cuda",
 };
-
-/* What one combination of the table runs. */
-typedef struct
-{
-  const char *backend, *device, *format_name, *draw_name, *draw;
-  GstVideoFormat format;
-  const Size *size;
-  const char *props;
-  int n_discs;
-  gboolean lattice;
-  Memory memory;
-  int streams;
-  double seconds, cv_fps;
-  FILE *csv;
-} Combo;
 
 /* Bytes of the labeled plane (the one a frame upload copies). */
 static size_t
@@ -170,11 +158,15 @@ static void
 print_link (GstVideoFormat format, const char *format_name,
     const Size * size, int n_streams, double seconds)
 {
-#ifdef HAVE_GST_CUDA
   size_t row = (size_t) size->width * (format == GST_VIDEO_FORMAT_RGBA ? 4 :
       1);
-  double gbps = link_probe (n_streams, row, size->height, seconds);
+  double gbps;
 
+  if (!bench_cuda_built ()) {
+    printf ("link  not measured (built without gstreamer-cuda-1.0)\n");
+    return;
+  }
+  gbps = link_probe (n_streams, row, size->height, seconds);
   if (gbps < 0) {
     printf ("link  not measured (no CUDA)\n");
     return;
@@ -183,14 +175,11 @@ print_link (GstVideoFormat format, const char *format_name,
       "streams: %.1f GB/s = %.0f planes/s\n", format_name, size->name,
       labeled_plane_bytes (format, size) / 1e6, n_streams, gbps,
       gbps * 1e9 / labeled_plane_bytes (format, size));
-#else
-  printf ("link  not measured (built without gstreamer-cuda-1.0)\n");
-#endif
 }
 
 /* One row of the table (and of the CSV); track is "default", "false" or
  * "true". FALSE when the run failed (said). */
-static gboolean
+gboolean
 report (const Combo * k, const char *track, const Result * r)
 {
   const char *memory = memory_names[k->memory];
@@ -217,14 +206,15 @@ report (const Combo * k, const char *track, const Result * r)
   return TRUE;
 }
 
-static Result
+Result
 run_combo (const Combo * k, const char *track)
 {
   gchar *props = track ? g_strdup_printf ("%s track=%s",
       k->props ? k->props : "", track) : g_strdup (k->props);
   StreamParams p = {.backend = k->backend,.draw = k->draw,.props = props,
     .format = k->format,.size = k->size,.n_discs = k->n_discs,
-    .lattice = k->lattice,.memory = k->memory
+    .lattice = k->lattice,.memory = k->memory,.devices = k->devices,
+    .n_devices = k->n_devices,.cuda_stream = k->cuda_stream
   };
   Result r = run_streams (&p, k->streams, k->seconds);
   g_free (props);
@@ -337,7 +327,10 @@ main (int argc, char **argv)
   gdouble opt_seconds = 1.0;
   gint opt_blobs = 64, opt_repeat = 3;
   gchar *opt_scene = g_strdup ("discs");
-  gboolean opt_track_share = FALSE, opt_host_draw = FALSE, opt_link = FALSE;
+  gboolean opt_track_share = FALSE, opt_host_draw = FALSE, opt_link = FALSE,
+      opt_cuda_stream = FALSE, opt_wait_check = FALSE;
+  gchar *opt_devices = NULL, *devices_label = NULL;
+  int devices[BENCH_MAX_DEVICES], n_devices = 0;
   GOptionEntry entries[] = {
     {"backends", 0, 0, G_OPTION_ARG_STRING, &opt_backends,
         "Element backends, comma-separated (cpu, cuda)", "LIST"},
@@ -372,6 +365,17 @@ main (int argc, char **argv)
     {"link", 0, 0, G_OPTION_ARG_NONE, &opt_link,
         "Also measure the host-to-device link with as many copy streams "
         "as --streams lists", NULL},
+    {"devices", 0, 0, G_OPTION_ARG_STRING, &opt_devices,
+        "GPUs to spread the streams over, e.g. 0,1: each combination runs "
+        "on the first alone, then spread (CUDA memory made on each "
+        "stream's GPU, system memory labeled there)", "LIST"},
+    {"cuda-stream", 0, 0, G_OPTION_ARG_NONE, &opt_cuda_stream,
+        "CUDA memory frames carry a GstCudaStream (GStreamer >= 1.24)",
+        NULL},
+    {"stream-wait-check", 0, 0, G_OPTION_ARG_NONE, &opt_wait_check,
+        "One stream of CUDA memory with a GstCudaStream, the element's "
+        "wait for it on and off (GPUCCL_CUDA_STREAM_WAIT=0), --repeat "
+        "times each in child processes: what the wait costs", NULL},
     {"csv", 0, 0, G_OPTION_ARG_FILENAME, &opt_csv,
         "Also write the results to this CSV file", "FILE"},
     {NULL}
@@ -409,6 +413,15 @@ main (int argc, char **argv)
     g_printerr ("--blobs and --repeat: 1 or more\n");
     return 2;
   }
+  if (opt_wait_check) {
+    /* The path it is about: one stream of CUDA memory on the device. */
+    g_free (opt_backends);
+    g_free (opt_memory);
+    g_free (opt_streams);
+    opt_backends = g_strdup ("cuda");
+    opt_memory = g_strdup ("cuda");
+    opt_streams = g_strdup ("1");
+  }
   backends = split (opt_backends);
   sizes = split (opt_sizes);
   formats = split (opt_formats);
@@ -429,7 +442,22 @@ main (int argc, char **argv)
       g_printerr ("--streams: numbers of 1 or more\n");
       return 2;
     }
+  if (opt_devices && !parse_devices (opt_devices, devices, &n_devices))
+    return 2;
+  if (opt_wait_check && (n_devices > 1 || !cuda_streams_built ())) {
+    g_printerr ("--stream-wait-check: one device, and GStreamer >= 1.24 "
+        "with gstreamer-cuda-1.0 (frames with a GstCudaStream)\n");
+    return 2;
+  }
   lattice = !strcmp (opt_scene, "lattice");
+  if (n_devices > 1) {
+    /* "GPUs 0+1": the table's device column (no comma: a CSV field). */
+    gchar **ids = g_strsplit (opt_devices, ",", -1);
+    gchar *joined = g_strjoinv ("+", ids);
+    devices_label = g_strdup_printf ("GPUs %s", joined);
+    g_free (joined);
+    g_strfreev (ids);
+  }
   if (opt_csv && !(csv = fopen (opt_csv, "w"))) {
     g_printerr ("cannot write %s\n", opt_csv);
     return 2;
@@ -486,13 +514,14 @@ main (int argc, char **argv)
       for (gchar ** b = backends; *b; b++) {
         GpucclError gerr = { 0 };
         char device[128] = "CPU";
+        int first = n_devices ? devices[0] : 0;
         if (!strcmp (*b, "cuda")) {
           GpucclContext *ctx;
-          if (!gpuccl_cuda_available (0, &gerr)) {
+          if (!gpuccl_cuda_available (first, &gerr)) {
             printf ("%-5s skipped: %s\n", *b, gerr.message);
             continue;
           }
-          ctx = gpuccl_context_new (GPUCCL_BACKEND_CUDA, 0, &gerr);
+          ctx = gpuccl_context_new (GPUCCL_BACKEND_CUDA, first, &gerr);
           if (ctx) {
             g_strlcpy (device, gpuccl_context_device_name (ctx),
                 sizeof device);
@@ -505,7 +534,8 @@ main (int argc, char **argv)
           for (gsize i = 0; i < G_N_ELEMENTS (memory_names); i++)
             if (!strcmp (*m, memory_names[i]))
               memory = (Memory) i;
-          if (!memory_available (memory, format, &why)) {
+          if (!memory_on_devices (memory, format, devices, n_devices,
+                  &why)) {
             printf ("%-5s %s memory skipped: %s\n", *b, *m, why);
             continue;
           }
@@ -516,9 +546,16 @@ main (int argc, char **argv)
                 .format = format,.size = size,.props = opt_props,
                 .n_discs = opt_blobs,.lattice = lattice,.memory = memory,
                 .streams = atoi (*n),.seconds = opt_seconds,.cv_fps = cv_fps,
-                .csv = csv
+                .csv = csv,.devices = n_devices ? devices : NULL,
+                .n_devices = n_devices,.cuda_stream = opt_cuda_stream
               };
-              if (opt_track_share) {
+              if (n_devices > 1)
+                k.device = devices_label;
+              if (opt_wait_check) {
+                failures += stream_wait_check (&k, opt_repeat);
+              } else if (n_devices > 1) {
+                failures += devices_scaling (&k);
+              } else if (opt_track_share) {
                 failures += track_share (&k, opt_repeat);
               } else {
                 Result r = run_combo (&k, NULL);
@@ -538,5 +575,6 @@ main (int argc, char **argv)
   g_strfreev (draws);
   g_strfreev (memories);
   g_strfreev (streams);
+  g_free (devices_label);
   return failures ? 1 : 0;
 }

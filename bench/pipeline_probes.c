@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Two pieces of a frame's time in the pipeline bench, measured alone in
- * the same run, to name what the pipelines are waiting for:
- *   - the host's share of the overlays: gpuccl_draw into frames in host
- *     memory, as the element draws boxes and crosses on system, pinned and
- *     mapped frames;
- *   - the host-to-device link: what N streams of pinned-memory copies of
- *     the labeled plane reach together, the ceiling of N pipelines whose
- *     frames all cross it (built with gstreamer-cuda-1.0; its driver
- *     entry points, no CUDA library linked). */
+/* A piece of a frame's time in the pipeline bench, measured alone in the
+ * same run, to name what the pipelines are waiting for: the host's share
+ * of the overlays, gpuccl_draw into frames in host memory, as the element
+ * draws boxes and crosses on system, pinned and mapped frames. The other
+ * piece, the host-to-device link, is pipeline_cuda.c's link_probe. */
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE, posix_memalign */
 #include "pipeline_bench.h"
 
@@ -16,11 +12,6 @@
 #include <sys/mman.h>
 
 #include "gpuccl.h"
-
-#ifdef HAVE_GST_CUDA
-#include <gst/cuda/cuda-gst.h>
-#include <gst/cuda/gstcudaloader.h>
-#endif
 
 #define HUGE_PAGE ((size_t) 2 << 20)
 
@@ -152,94 +143,3 @@ out:
   free (mem[1]);
   return ok;
 }
-
-#ifdef HAVE_GST_CUDA
-typedef struct
-{
-  GstCudaContext *context;
-  size_t width, height;
-  gint *start;                  /* all threads copy at once */
-  gint64 duration, deadline;
-  long copies;
-  gboolean ok;
-} LinkStream;
-
-static gpointer
-link_stream (gpointer data)
-{
-  LinkStream *s = data;
-  CUdeviceptr dev = 0;
-  void *host = NULL;
-  CUstream stream = NULL;
-  CUDA_MEMCPY2D copy = { 0 };
-
-  if (!gst_cuda_context_push (s->context))
-    return NULL;
-  s->ok = CuMemAllocHost (&host, s->width * s->height) == CUDA_SUCCESS &&
-      CuMemAlloc (&dev, s->width * s->height) == CUDA_SUCCESS &&
-      CuStreamCreate (&stream, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS;
-  if (s->ok)
-    memset (host, 20, s->width * s->height);
-  copy.srcMemoryType = CU_MEMORYTYPE_HOST;
-  copy.srcHost = host;
-  copy.srcPitch = s->width;
-  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  copy.dstDevice = dev;
-  copy.dstPitch = s->width;
-  copy.WidthInBytes = s->width;
-  copy.Height = s->height;
-  g_atomic_int_add (s->start, -1);
-  while (g_atomic_int_get (s->start) > 0)
-    g_thread_yield ();
-  s->deadline = g_get_monotonic_time () + s->duration;
-  while (s->ok && g_get_monotonic_time () < s->deadline) {
-    s->ok = CuMemcpy2DAsync (&copy, stream) == CUDA_SUCCESS &&
-        CuStreamSynchronize (stream) == CUDA_SUCCESS;
-    s->copies++;
-  }
-  if (stream)
-    CuStreamDestroy (stream);
-  if (dev)
-    CuMemFree (dev);
-  if (host)
-    CuMemFreeHost (host);
-  gst_cuda_context_pop (NULL);
-  return NULL;
-}
-
-double
-link_probe (int n_streams, size_t width, size_t height, double seconds)
-{
-  GstCudaContext *context = shared_cuda_context ();
-  LinkStream *s = g_new0 (LinkStream, n_streams);
-  GThread **threads = g_new (GThread *, n_streams);
-  gint start = n_streams;
-  gint64 t0;
-  long copies = 0;
-  gboolean ok = TRUE;
-
-  if (!context)
-    return -1;
-  /* Setting up (pinned and device blocks) counts in no stream's time:
-   * they start together, once all are ready. */
-  for (int i = 0; i < n_streams; i++) {
-    s[i] = (LinkStream) {.context = context,.width = width,.height = height,
-    .start = &start,.duration = (gint64) (seconds * 1e6)};
-    threads[i] = g_thread_new ("link", link_stream, &s[i]);
-  }
-  while (g_atomic_int_get (&start) > 0)
-    g_thread_yield ();
-  t0 = g_get_monotonic_time ();
-  for (int i = 0; i < n_streams; i++) {
-    g_thread_join (threads[i]);
-    copies += s[i].copies;
-    ok = ok && s[i].ok;
-  }
-  g_free (threads);
-  g_free (s);
-  if (!ok)
-    return -1;
-  return copies * (double) (width * height) /
-      ((g_get_monotonic_time () - t0) / 1e6) / 1e9;
-}
-#endif

@@ -18,14 +18,6 @@
 #include "gpuccl.h"
 #include "gstcclblobmeta.h"
 
-#ifdef HAVE_GST_CUDA
-#include <gst/cuda/gstcudabufferpool.h>
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
-#endif
-
 /* One stream. The counters are updated in its streaming thread and read
  * by the others once it is idle. */
 typedef struct
@@ -35,8 +27,10 @@ typedef struct
   GstCaps *caps;
   GstBufferPool *pool;
   const char *mem_type;         /* the pool's memory type */
+  int device;                   /* its GPU (StreamParams devices), or -1 */
   guint64 pts;
   gint timed;                   /* frames to push in the timed run */
+  gint64 finished;              /* when its timed frames were all out */
   gboolean ok;
 
   gint frames;
@@ -147,41 +141,18 @@ element_pool (GstElement * ccl, GstCaps * caps)
   return pool;
 }
 
-#ifdef HAVE_GST_CUDA
-/* One GstCudaContext for every stream, as one application would share.
- * GStreamer's CUDA allocator is registered by whoever uses it first (the
- * nvcodec plugin when it loads): here, so that the pools find it. */
-GstCudaContext *
-shared_cuda_context (void)
-{
-  static GstCudaContext *ctx;
-
-  if (!ctx && gst_cuda_load_library ()) {
-    gst_cuda_memory_init_once ();
-    ctx = gst_cuda_context_new (0);
-  }
-  return ctx;
-}
-#endif
-
 gboolean
-memory_available (Memory memory, GstVideoFormat format, const char **why)
+memory_available (Memory memory, GstVideoFormat format, int device,
+    const char **why)
 {
   if (memory != MEMORY_CUDA)
     return TRUE;
-#ifdef HAVE_GST_CUDA
   /* Its allocator asserts on formats it does not know (1.22 to 1.26). */
   if (format == GST_VIDEO_FORMAT_GRAY8) {
     *why = "GStreamer's CUDA memory has no GRAY8 (NV12's rows show it)";
     return FALSE;
   }
-  if (shared_cuda_context ())
-    return TRUE;
-  *why = "no GstCudaContext (no CUDA driver or device)";
-#else
-  *why = "built without gstreamer-cuda-1.0";
-#endif
-  return FALSE;
+  return cuda_memory_ready (device, why);
 }
 
 /* A pool of exactly N_FRAMES buffers in the memory asked for. */
@@ -198,11 +169,9 @@ frame_pool (Stream * s)
     case MEMORY_SYSTEM:
       pool = gst_video_buffer_pool_new ();
       break;
-#ifdef HAVE_GST_CUDA
     case MEMORY_CUDA:
-      pool = gst_cuda_buffer_pool_new (shared_cuda_context ());
+      pool = cuda_pool_new (MAX (s->device, 0));
       break;
-#endif
     default:
       pool = element_pool (s->ccl, s->caps);
       break;
@@ -213,6 +182,13 @@ frame_pool (Stream * s)
   gst_buffer_pool_config_set_params (config, s->caps, info.size, N_FRAMES,
       N_FRAMES);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (s->p->memory == MEMORY_CUDA && s->p->cuda_stream &&
+      !cuda_pool_config_add_stream (config, MAX (s->device, 0))) {
+    g_printerr ("  no GstCudaStream for the frames (GStreamer >= 1.24)\n");
+    gst_structure_free (config);
+    gst_object_unref (pool);
+    return NULL;
+  }
   if (!gst_buffer_pool_set_config (pool, config) ||
       !gst_buffer_pool_set_active (pool, TRUE) ||
       gst_buffer_pool_acquire_buffer (pool, &probe, NULL) != GST_FLOW_OK) {
@@ -231,15 +207,27 @@ memory_props (Memory m)
       "memory=mapped" : "";
 }
 
+/* The element's device-id for system-memory frames of a stream given a
+ * GPU; CUDA memory is labeled where it lives (device-id auto). */
+static gchar *
+device_props (const Stream * s)
+{
+  if (s->device < 0 || s->p->memory == MEMORY_CUDA)
+    return g_strdup ("");
+  return g_strdup_printf ("device-id=%d", s->device);
+}
+
 /* Build, negotiate, fill the pool with the scene. */
 static gboolean
 stream_setup (Stream * s)
 {
   const StreamParams *p = s->p;
+  gchar *device = device_props (s);
   gchar *desc = g_strdup_printf ("appsrc name=src format=time ! "
-      "gpucclblob name=ccl backend=%s draw=%s threshold=%d %s %s ! "
+      "gpucclblob name=ccl backend=%s draw=%s threshold=%d %s %s %s ! "
       "fakesink name=sink sync=false signal-handoffs=true", p->backend,
-      p->draw, THRESHOLD, p->props ? p->props : "", memory_props (p->memory));
+      p->draw, THRESHOLD, p->props ? p->props : "", memory_props (p->memory),
+      device);
   GError *err = NULL;
   GstElement *sink;
   GstVideoInfo info;
@@ -248,6 +236,7 @@ stream_setup (Stream * s)
 
   s->pipeline = gst_parse_launch (desc, &err);
   g_free (desc);
+  g_free (device);
   if (!s->pipeline) {
     g_printerr ("  %s\n", err->message);
     g_error_free (err);
@@ -263,16 +252,8 @@ stream_setup (Stream * s)
   gst_video_info_set_format (&info, p->format, p->size->width,
       p->size->height);
   s->caps = gst_video_info_to_caps (&info);
-#ifdef HAVE_GST_CUDA
-  if (p->memory == MEMORY_CUDA) {
-    GstContext *context = gst_context_new_cuda_context (shared_cuda_context
-        ());
-    gst_caps_set_features (s->caps, 0,
-        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
-    gst_element_set_context (s->pipeline, context);
-    gst_context_unref (context);
-  }
-#endif
+  if (p->memory == MEMORY_CUDA)
+    cuda_use_device (s->pipeline, s->caps, MAX (s->device, 0));
   gst_app_src_set_caps (GST_APP_SRC (s->src), s->caps);
   if (gst_element_set_state (s->pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
@@ -351,6 +332,7 @@ timed_run (gpointer data)
 {
   Stream *s = data;
   s->ok = push_frames (s, s->timed, TRUE);
+  s->finished = g_get_monotonic_time ();
   return NULL;
 }
 
@@ -386,18 +368,37 @@ stream_free (Stream * s)
   gst_clear_object (&s->pipeline);
 }
 
+/* Each device's frames per second: its streams' frames over the time
+ * until the last of them was done (a faster GPU's streams end first). */
+static void
+devices_fps (const Stream * streams, int n_streams, gint64 start, Result * r)
+{
+  const StreamParams *p = streams[0].p;
+
+  for (int d = 0; d < p->n_devices; d++) {
+    gint64 end = start;
+    int frames = 0;
+    for (int i = d; i < n_streams; i += p->n_devices) {
+      end = MAX (end, streams[i].finished);
+      frames += streams[i].timed;
+    }
+    r->device_fps[d] = frames / (MAX (end - start, 1) / 1e6);
+  }
+}
+
 Result
 run_streams (const StreamParams * p, int n_streams, double seconds)
 {
   Stream *streams = g_new0 (Stream, n_streams);
   Result r = { 0 };
-  gint64 wall;
+  gint64 wall, start;
   int timed, total = 0, all_frames = 0, n_times = 0;
   guint64 *times, uploads;
   gboolean ok = TRUE;
 
   for (int i = 0; i < n_streams && ok; i++) {
     streams[i].p = p;
+    streams[i].device = p->devices ? p->devices[i % p->n_devices] : -1;
     ok = stream_setup (&streams[i]);
   }
   if (!ok)
@@ -423,8 +424,11 @@ run_streams (const StreamParams * p, int n_streams, double seconds)
     g_atomic_int_set (&s->frames, 0);
   }
   uploads = gpuccl_frame_uploads ();
+  start = g_get_monotonic_time ();
   wall = run_all (streams, n_streams, timed_run);
   uploads = gpuccl_frame_uploads () - uploads;
+  if (p->devices)
+    devices_fps (streams, n_streams, start, &r);
 
   times = g_new (guint64, (gsize) timed * n_streams);
   for (int i = 0; i < n_streams; i++) {

@@ -3,8 +3,8 @@
 # The element tests with backend=cuda on the GPU host, which has no meson:
 # the test programs run directly. From the project root, after
 #   source .gpu-host/activate.sh
-# (or .gpu-host13/activate.sh, GStreamer 1.26, with a build of
-# scripts/build-debian13) run
+# (or .gpu-host13/activate.sh, GStreamer 1.26, with the build in
+# .gpu-host13/build; run-gpu-host13.sh runs this and issue 26's steps) run
 #   tests/element/run-gpu-host.sh [BUILD_DIR]        (default: build)
 # GPUCCL_TEST_BACKEND=cpu runs the same programs on the CPU backend.
 #

@@ -35,13 +35,20 @@ __global__ void fill(uint8_t *plane, size_t pitch, int width, int height,
 
 } // namespace
 
-extern "C" int producer_spin(void *stream, unsigned ms)
+/* NULL, or the CUDA error's name. */
+static const char *launched()
 {
-  spin<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(ms * 1000000ull);
-  return cudaGetLastError() == cudaSuccess;
+  const cudaError_t err = cudaGetLastError();
+  return err == cudaSuccess ? nullptr : cudaGetErrorName(err);
 }
 
-extern "C" int producer_fill(void *stream, void *plane, size_t pitch,
+extern "C" const char *producer_spin(void *stream, unsigned ms)
+{
+  spin<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(ms * 1000000ull);
+  return launched();
+}
+
+extern "C" const char *producer_fill(void *stream, void *plane, size_t pitch,
                              int width, int height, int x0, int y0, int x1,
                              int y1)
 {
@@ -49,11 +56,12 @@ extern "C" int producer_fill(void *stream, void *plane, size_t pitch,
   const dim3 grid((width + 31) / 32, (height + 7) / 8);
   fill<<<grid, block, 0, static_cast<cudaStream_t>(stream)>>>(
       static_cast<uint8_t *>(plane), pitch, width, height, x0, y0, x1, y1);
-  return cudaGetLastError() == cudaSuccess;
+  return launched();
 }
 
-extern "C" int producer_sync(void *stream)
+extern "C" const char *producer_sync(void *stream)
 {
-  return cudaStreamSynchronize(static_cast<cudaStream_t>(stream)) ==
-         cudaSuccess;
+  const cudaError_t err = cudaStreamSynchronize(
+      static_cast<cudaStream_t>(stream));
+  return err == cudaSuccess ? nullptr : cudaGetErrorName(err);
 }

@@ -2,7 +2,8 @@
 /* A CUDA producer for test_cuda_stream_order.c (stream_order_kernels.cu):
  * kernels queued on the caller's stream (a CUstream of the current CUDA
  * context) and not waited for, as a decoder or converter with a stream of
- * its own queues them. Each returns FALSE when the launch failed. */
+ * its own queues them. Each returns NULL, or the name of the CUDA error
+ * (cudaGetErrorName) when the launch or the wait failed. */
 #ifndef STREAM_ORDER_KERNELS_H
 #define STREAM_ORDER_KERNELS_H
 
@@ -15,15 +16,15 @@ extern "C" {
 
 /* A kernel that occupies the stream for `ms` milliseconds of device
  * time. */
-int producer_spin (void *stream, unsigned ms);
+const char *producer_spin (void *stream, unsigned ms);
 
 /* One 8-bit plane: 255 inside the rectangle [x0, x1] x [y0, y1]
  * (inclusive; empty when x1 < x0), 0 elsewhere. */
-int producer_fill (void *stream, void *plane, size_t pitch, int width,
-    int height, int x0, int y0, int x1, int y1);
+const char *producer_fill (void *stream, void *plane, size_t pitch,
+    int width, int height, int x0, int y0, int x1, int y1);
 
 /* Wait for the stream (the producer's setup, not its frames). */
-int producer_sync (void *stream);
+const char *producer_sync (void *stream);
 
 #ifdef __cplusplus
 }

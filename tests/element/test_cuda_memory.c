@@ -7,178 +7,22 @@
  * same GstMemory goes downstream), copy no frame to the device (the
  * library's upload count), answer the CUDA context query with the context
  * it was given, and label memory of a context that is not the one it
- * shares, and memory of a second GPU on that GPU (device-id auto). */
-#include "element_common.h"
+ * shares, and memory of a second GPU on that GPU (device-id auto), also
+ * when upstream moves to the other GPU at a renegotiation. */
+#include "element_cuda.h"
 
 #include "gpuccl.h"
 #include "gstcclblobmeta.h"
-
-#include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudaloader.h>
-#include <gst/cuda/gstcudamemory.h>
-#include <gst/cuda/gstcudautils.h>
-
-static GstCudaContext *cuda_ctx;
-
-static GstCaps *
-cuda_caps (GstVideoFormat format, gint width, gint height)
-{
-  GstCaps *caps = element_caps (format, width, height);
-  gst_caps_set_features (caps, 0,
-      gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
-  return caps;
-}
-
-/* GStreamer's CUDA allocator (1.22 to 1.26) has no gray formats, and
- * asserts when asked for one. A gray frame goes into the first plane of an
- * allocation of a format it has with that plane's shape (NV12's luma for
- * GRAY8, YUY2's packed plane for GRAY16_LE), described by a GstVideoMeta
- * of the gray format, as an element making gray CUDA frames would hand
- * them over. */
-static GstVideoFormat
-allocated_format (GstVideoFormat format)
-{
-  switch (format) {
-    case GST_VIDEO_FORMAT_GRAY8:
-      return GST_VIDEO_FORMAT_NV12;
-    case GST_VIDEO_FORMAT_GRAY16_LE:
-      return GST_VIDEO_FORMAT_YUY2;
-    default:
-      return format;
-  }
-}
-
-/* Plane by plane between a host frame and a device frame of the same
- * format and size, as cudaupload and cudadownload copy. Not through
- * GstCudaMemory's host map: its staging copy moves the first
- * width-in-bytes of each pitched row, and GStreamer (1.22 to 1.26) puts
- * the V plane of I420/YV12 at odd heights half a pitch into a row
- * (offset[2] = offset[1] + pitch * height / 2), outside what the staging
- * copy moves: a host map neither uploads nor downloads that plane. */
-static void
-copy_planes (GstVideoFrame * dst, GstVideoFrame * src, gboolean to_device,
-    GstCudaContext * context)
-{
-  fail_unless (gst_cuda_context_push (context));
-  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (src); p++) {
-    CUDA_MEMCPY2D c = { 0 };
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-
-    gst_video_format_info_component (src->info.finfo, p, comp);
-    c.WidthInBytes = GST_VIDEO_FRAME_COMP_WIDTH (src, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (src, comp[0]);
-    c.Height = GST_VIDEO_FRAME_COMP_HEIGHT (src, comp[0]);
-    c.srcPitch = GST_VIDEO_FRAME_PLANE_STRIDE (src, p);
-    c.dstPitch = GST_VIDEO_FRAME_PLANE_STRIDE (dst, p);
-    if (to_device) {
-      c.srcMemoryType = CU_MEMORYTYPE_HOST;
-      c.srcHost = GST_VIDEO_FRAME_PLANE_DATA (src, p);
-      c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-      c.dstDevice = (CUdeviceptr) GST_VIDEO_FRAME_PLANE_DATA (dst, p);
-    } else {
-      c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-      c.srcDevice = (CUdeviceptr) GST_VIDEO_FRAME_PLANE_DATA (src, p);
-      c.dstMemoryType = CU_MEMORYTYPE_HOST;
-      c.dstHost = GST_VIDEO_FRAME_PLANE_DATA (dst, p);
-    }
-    fail_unless (gst_cuda_result (CuMemcpy2D (&c)), "plane %u copy", p);
-  }
-  gst_cuda_context_pop (NULL);
-}
-
-/* `frame` (system memory, layout `info`) copied into GstCudaMemory of
- * `context`; with `meta`, a GstVideoMeta of the device layout (without,
- * the memory's own layout is the only description). */
-static GstBuffer *
-to_cuda_full (GstBuffer * frame, const GstVideoInfo * info,
-    GstCudaContext * context, gboolean meta)
-{
-  /* GStreamer 1.22's allocator takes no NULL for the default one. */
-  GstAllocator *allocator = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
-  GstVideoInfo alloc_info, device;
-  GstMemory *mem;
-  GstBuffer *out = gst_buffer_new ();
-  GstVideoFrame src, dst;
-
-  fail_unless (gst_video_info_set_format (&alloc_info,
-          allocated_format (GST_VIDEO_INFO_FORMAT (info)),
-          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)));
-  /* Since 1.24 the memory may carry a stream: none here (the copies below
-   * wait for the default stream). */
-  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (allocator), context,
-#if GST_CHECK_VERSION(1, 24, 0)
-      NULL,
-#endif
-      &alloc_info);
-  gst_object_unref (allocator);
-  fail_unless (mem != NULL, "no GstCudaMemory");
-  /* The frame's layout: the allocation's planes, as many as it has. */
-  device = *info;
-  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    device.stride[p] = GST_CUDA_MEMORY_CAST (mem)->info.stride[p];
-    device.offset[p] = GST_CUDA_MEMORY_CAST (mem)->info.offset[p];
-  }
-  gst_buffer_append_memory (out, mem);
-  /* Written through a meta in any case; removed after when not wanted. */
-  gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
-      device.offset, device.stride);
-  fail_unless (gst_video_frame_map (&src, info, frame, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&dst, &device, out,
-          GST_MAP_WRITE | GST_MAP_CUDA));
-  copy_planes (&dst, &src, TRUE, context);
-  gst_video_frame_unmap (&dst);
-  gst_video_frame_unmap (&src);
-  if (!meta)
-    fail_unless (gst_buffer_remove_meta (out,
-            (GstMeta *) gst_buffer_get_video_meta (out)));
-  GST_BUFFER_PTS (out) = GST_BUFFER_PTS (frame);
-  return out;
-}
-
-/* The device frame of `buf` (its GstVideoMeta, or its memory's own layout)
- * copied into system memory of layout `info`. */
-static GstBuffer *
-from_cuda (GstBuffer * buf, const GstVideoInfo * info)
-{
-  GstCudaMemory *mem = GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf, 0));
-  GstBuffer *out = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GstVideoInfo device = *info;
-  GstVideoFrame src, dst;
-
-  if (!gst_buffer_get_video_meta (buf)) {
-    for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
-      device.stride[p] = mem->info.stride[p];
-      device.offset[p] = mem->info.offset[p];
-    }
-    device.size = mem->info.size;
-  }
-  fail_unless (gst_video_frame_map (&src, &device, buf,
-          GST_MAP_READ | GST_MAP_CUDA));
-  fail_unless (gst_video_frame_map (&dst, info, out, GST_MAP_WRITE));
-  copy_planes (&dst, &src, FALSE, mem->context);
-  gst_video_frame_unmap (&dst);
-  gst_video_frame_unmap (&src);
-  return out;
-}
 
 /* The visible pixels of a system-memory frame and a device frame. */
 static void
 assert_same_as_device (GstBuffer * sys, GstBuffer * cuda,
     const GstVideoInfo * info, const gchar * what)
 {
-  GstBuffer *copy = from_cuda (cuda, info);
+  GstBuffer *copy = element_from_cuda (cuda, info);
 
   element_assert_same_frames (sys, copy, info, what);
   gst_buffer_unref (copy);
-}
-
-static GstBuffer *
-to_cuda (GstBuffer * frame, const GstVideoInfo * info,
-    GstCudaContext * context)
-{
-  return to_cuda_full (frame, info, context, TRUE);
 }
 
 /* How a CUDA frame reaches the element. */
@@ -226,9 +70,9 @@ compare_paths (GstVideoFormat format, const gchar * props,
     gst_element_set_context (h->element, context);
     gst_context_unref (context);
   }
-  gst_harness_set_caps (h, cuda_caps (format, 97, 61), cuda_caps (format, 97,
-          61));
-  cuda_in = to_cuda_full (frame, &info, memory_ctx,
+  gst_harness_set_caps (h, element_cuda_caps (format, 97, 61),
+      element_cuda_caps (format, 97, 61));
+  cuda_in = element_to_cuda_full (frame, &info, memory_ctx,
       arrival != ARRIVES_WITHOUT_META);
   in_mem = gst_buffer_peek_memory (cuda_in, 0);
   if (arrival == ARRIVES_HELD)
@@ -275,7 +119,7 @@ GST_START_TEST (test_same_as_system_memory)
       const gchar *pr = element_formats[f] == GST_VIDEO_FORMAT_GRAY16_LE ?
           g_strconcat (props[p], " threshold=32767", NULL) :
           g_strdup (props[p]);
-      compare_paths (element_formats[f], pr, cuda_ctx, cuda_ctx,
+      compare_paths (element_formats[f], pr, element_cuda_ctx, element_cuda_ctx,
           ARRIVES_ALONE, 700 + 10 * f + p);
       g_free ((gpointer) pr);
     }
@@ -290,7 +134,7 @@ GST_START_TEST (test_memory_of_another_context)
   GstCudaContext *other = gst_cuda_context_new (0);
 
   fail_unless (other != NULL);
-  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes", cuda_ctx, other,
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes", element_cuda_ctx, other,
       ARRIVES_ALONE, 801);
   compare_paths (GST_VIDEO_FORMAT_GRAY8, "draw=boxes", NULL, other,
       ARRIVES_ALONE, 802);
@@ -321,8 +165,8 @@ GST_START_TEST (test_memory_on_another_gpu)
   fail_unless_equals_int (id, 1);
   compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes", NULL, second,
       ARRIVES_ALONE, 811);
-  compare_paths (GST_VIDEO_FORMAT_I420, "draw=boxes+centroids", cuda_ctx,
-      second, ARRIVES_ALONE, 812);
+  compare_paths (GST_VIDEO_FORMAT_I420, "draw=boxes+centroids",
+      element_cuda_ctx, second, ARRIVES_ALONE, 812);
 
   {
     GstHarness *h = element_harness_new ("draw=boxes");
@@ -330,13 +174,13 @@ GST_START_TEST (test_memory_on_another_gpu)
     GstVideoInfo info;
 
     fail_unless (gst_video_info_from_caps (&info, caps));
-    gst_harness_set_caps (h, cuda_caps (GST_VIDEO_FORMAT_NV12, 97, 61),
-        cuda_caps (GST_VIDEO_FORMAT_NV12, 97, 61));
+    gst_harness_set_caps (h, element_cuda_caps (GST_VIDEO_FORMAT_NV12, 97, 61),
+        element_cuda_caps (GST_VIDEO_FORMAT_NV12, 97, 61));
     for (guint i = 0; i < 6; i++) {
       guint8 *levels = element_levels_random (97, 61, 0.45, 3, 820 + i);
       GstBuffer *frame = element_make_frame (&info, levels, "luma", 820 + i);
-      GstBuffer *out = element_push_pull (h, to_cuda (frame, &info,
-              i % 2 ? second : cuda_ctx));
+      GstBuffer *out = element_push_pull (h, element_to_cuda (frame, &info,
+              i % 2 ? second : element_cuda_ctx));
       Expected e;
 
       expected_compute (&e, levels, 97, 61, 127, FALSE, 8);
@@ -354,6 +198,108 @@ GST_START_TEST (test_memory_on_another_gpu)
 
 GST_END_TEST;
 
+/* The gpucclblob INFO lines that say in which GstCudaContext the element
+ * opened a library context ("labeling CUDA memory of <context> on ..."). */
+static void
+collect_lib_opens (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (!strcmp (gst_debug_category_get_name (category), "gpucclblob") && text
+      && g_str_has_prefix (text, "labeling CUDA memory of "))
+    g_ptr_array_add (user_data, g_strdup (text));
+}
+
+/* How many of `lines` name `context`. */
+static guint
+lines_naming (GPtrArray * lines, GstCudaContext * context)
+{
+  gchar *name = g_strdup_printf ("<%s>", GST_OBJECT_NAME (context));
+  guint n = 0;
+
+  for (guint i = 0; i < lines->len; i++)
+    n += strstr (g_ptr_array_index (lines, i), name) != NULL;
+  g_free (name);
+  return n;
+}
+
+/* New caps of width x height in CUDA memory, then a frame made in
+ * `context`'s memory: OpenCV's blobs, and the frame leaves in that
+ * memory. */
+static void
+push_on_gpu (GstHarness * h, gint width, gint height,
+    GstCudaContext * context, guint32 seed)
+{
+  GstCaps *caps = element_caps (GST_VIDEO_FORMAT_NV12, width, height);
+  GstVideoInfo info;
+  guint8 *levels = element_levels_random (width, height, 0.45, 3, seed);
+  GstBuffer *frame, *out;
+  Expected e;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_harness_set_caps (h, element_cuda_caps (GST_VIDEO_FORMAT_NV12, width,
+          height), element_cuda_caps (GST_VIDEO_FORMAT_NV12, width, height));
+  frame = element_make_frame (&info, levels, "luma", seed);
+  out = element_push_pull (h, element_to_cuda (frame, &info, context));
+  expected_compute (&e, levels, width, height, 127, FALSE, 8);
+  check_buffer_blobs (out, &e, NULL, 0);
+  fail_unless (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (out,
+              0))->context == context, "%dx%d: the frame left the memory "
+      "of %" GST_PTR_FORMAT, width, height, context);
+  expected_clear (&e);
+  gst_buffer_unref (out);
+  gst_buffer_unref (frame);
+  gst_caps_unref (caps);
+  g_free (levels);
+}
+
+/* Upstream renegotiates and its frames move to the other GPU (a new size
+ * each time, GPU 0, 1, 0, 1), device-id left at its default (-1): every
+ * frame's blobs are OpenCV's, it leaves in the memory of its own GPU, and
+ * the element says it opened one library context in each GPU's
+ * GstCudaContext, the second GPU's included, kept across the changes.
+ * Skipped with fewer than two devices. */
+GST_START_TEST (test_gpu_changes_at_renegotiation)
+{
+  static const struct
+  {
+    gint width, height, gpu;
+  } steps[] = { {97, 61, 0}, {80, 60, 1}, {64, 48, 0}, {101, 33, 1} };
+  GstCudaContext *gpus[2] = { element_cuda_ctx, NULL };
+  GPtrArray *opened = g_ptr_array_new_with_free_func (g_free);
+  GstHarness *h;
+  gint n_devices = 0, device_id;
+
+  if (!gst_cuda_result (CuDeviceGetCount (&n_devices)) || n_devices < 2) {
+    g_print ("test_gpu_changes_at_renegotiation: %d CUDA device(s), "
+        "skipped\n", n_devices);
+    g_ptr_array_unref (opened);
+    return;
+  }
+  gpus[1] = gst_cuda_context_new (1);
+  fail_unless (gpus[1] != NULL, "no GstCudaContext on device 1");
+  h = element_harness_new ("draw=boxes");
+  g_object_get (h->element, "device-id", &device_id, NULL);
+  fail_unless_equals_int (device_id, -1);
+  gst_debug_set_threshold_for_name ("gpucclblob", GST_LEVEL_INFO);
+  gst_debug_add_log_function (collect_lib_opens, opened, NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (steps); i++)
+    push_on_gpu (h, steps[i].width, steps[i].height, gpus[steps[i].gpu],
+        860 + i);
+  gst_debug_remove_log_function (collect_lib_opens);
+  gst_debug_unset_threshold_for_name ("gpucclblob");
+  gst_harness_teardown (h);
+  fail_unless_equals_int (lines_naming (opened, gpus[1]), 1);
+  fail_unless_equals_int (lines_naming (opened, gpus[0]), 1);
+  fail_unless_equals_int (opened->len, 2);
+  g_ptr_array_unref (opened);
+  gst_object_unref (gpus[1]);
+}
+
+GST_END_TEST;
+
 /* Frames that carry no GstVideoMeta are read with their memory's own
  * (pitched) layout, in formats GStreamer's allocator makes. */
 GST_START_TEST (test_without_video_meta)
@@ -363,10 +309,10 @@ GST_START_TEST (test_without_video_meta)
   };
 
   for (gsize f = 0; f < G_N_ELEMENTS (formats); f++) {
-    compare_paths (formats[f], "draw=0", cuda_ctx, cuda_ctx,
+    compare_paths (formats[f], "draw=0", element_cuda_ctx, element_cuda_ctx,
         ARRIVES_WITHOUT_META, 820 + f);
-    compare_paths (formats[f], "draw=boxes+centroids", cuda_ctx, cuda_ctx,
-        ARRIVES_WITHOUT_META, 830 + f);
+    compare_paths (formats[f], "draw=boxes+centroids", element_cuda_ctx,
+        element_cuda_ctx, ARRIVES_WITHOUT_META, 830 + f);
   }
 }
 
@@ -377,12 +323,12 @@ GST_END_TEST;
  * with them a device copy is drawn and upstream's frame stays as it was. */
 GST_START_TEST (test_frame_held_upstream)
 {
-  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=0", cuda_ctx, cuda_ctx,
-      ARRIVES_HELD, 840);
-  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes+centroids", cuda_ctx,
-      cuda_ctx, ARRIVES_HELD, 841);
-  compare_paths (GST_VIDEO_FORMAT_RGBA, "draw=labels+boxes", cuda_ctx,
-      cuda_ctx, ARRIVES_HELD, 842);
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=0", element_cuda_ctx,
+      element_cuda_ctx, ARRIVES_HELD, 840);
+  compare_paths (GST_VIDEO_FORMAT_NV12, "draw=boxes+centroids",
+      element_cuda_ctx, element_cuda_ctx, ARRIVES_HELD, 841);
+  compare_paths (GST_VIDEO_FORMAT_RGBA, "draw=labels+boxes", element_cuda_ctx,
+      element_cuda_ctx, ARRIVES_HELD, 842);
 }
 
 GST_END_TEST;
@@ -403,11 +349,12 @@ GST_START_TEST (test_memory_of_another_layout)
   fail_unless (gst_video_info_from_caps (&info, caps));
   frame = element_make_frame (&info, levels, "luma", 850);
   g_free (levels);
-  gst_harness_set_caps (h, cuda_caps (GST_VIDEO_FORMAT_GRAY8, 64, 48),
-      cuda_caps (GST_VIDEO_FORMAT_GRAY8, 64, 48));
+  gst_harness_set_caps (h, element_cuda_caps (GST_VIDEO_FORMAT_GRAY8, 64, 48),
+      element_cuda_caps (GST_VIDEO_FORMAT_GRAY8, 64, 48));
   /* GRAY8 in an NV12 allocation (allocated_format), meta removed. */
-  fail_unless_equals_int (gst_harness_push (h, to_cuda_full (frame, &info,
-              cuda_ctx, FALSE)), GST_FLOW_ERROR);
+  fail_unless_equals_int (gst_harness_push (h,
+          element_to_cuda_full (frame, &info, element_cuda_ctx, FALSE)),
+      GST_FLOW_ERROR);
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no error message");
   {
@@ -432,7 +379,7 @@ GST_END_TEST;
 GST_START_TEST (test_context_query)
 {
   GstElement *e = gst_element_factory_make ("gpucclblob", NULL);
-  GstContext *context = gst_context_new_cuda_context (cuda_ctx);
+  GstContext *context = gst_context_new_cuda_context (element_cuda_ctx);
 
   gst_element_set_context (e, context);
   gst_context_unref (context);
@@ -445,7 +392,7 @@ GST_START_TEST (test_context_query)
     gst_query_parse_context (query, &context);
     fail_unless (gst_structure_get (gst_context_get_structure (context),
             GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &answered, NULL));
-    fail_unless (answered == cuda_ctx);
+    fail_unless (answered == element_cuda_ctx);
     gst_object_unref (answered);
     gst_query_unref (query);
     gst_object_unref (pad);
@@ -479,11 +426,13 @@ GST_START_TEST (test_renegotiate_and_restart)
       gst_harness_play (h);     /* PLAYING and a new stream-start */
     }
     if (cuda)
-      gst_harness_set_caps (h, cuda_caps (GST_VIDEO_FORMAT_NV12, 80, 60),
-          cuda_caps (GST_VIDEO_FORMAT_NV12, 80, 60));
+      gst_harness_set_caps (h,
+          element_cuda_caps (GST_VIDEO_FORMAT_NV12, 80, 60),
+          element_cuda_caps (GST_VIDEO_FORMAT_NV12, 80, 60));
     else
       gst_harness_set_caps (h, gst_caps_copy (caps), gst_caps_copy (caps));
-    out = element_push_pull (h, cuda ? to_cuda (frame, &info, cuda_ctx) :
+    out = element_push_pull (h, cuda ?
+        element_to_cuda (frame, &info, element_cuda_ctx) :
         gst_buffer_copy_deep (frame));
     fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (out, 0)) ==
         cuda);
@@ -515,6 +464,7 @@ cuda_memory_suite (void)
   tcase_add_test (tc, test_same_as_system_memory);
   tcase_add_test (tc, test_memory_of_another_context);
   tcase_add_test (tc, test_memory_on_another_gpu);
+  tcase_add_test (tc, test_gpu_changes_at_renegotiation);
   tcase_add_test (tc, test_without_video_meta);
   tcase_add_test (tc, test_frame_held_upstream);
   tcase_add_test (tc, test_memory_of_another_layout);
@@ -526,22 +476,5 @@ cuda_memory_suite (void)
 int
 main (int argc, char **argv)
 {
-  int ret;
-
-  gst_init (&argc, &argv);
-  if (!gst_cuda_load_library ()) {
-    g_print ("SKIP: GStreamer's CUDA library finds no CUDA driver\n");
-    return 77;
-  }
-  gst_cuda_memory_init_once ();
-  cuda_ctx = gst_cuda_context_new (0);
-  if (!cuda_ctx) {
-    g_print ("SKIP: no GstCudaContext (no CUDA driver or device)\n");
-    return 77;
-  }
-  /* GstCudaContext is not fork-safe either. */
-  g_setenv ("CK_FORK", "no", TRUE);
-  ret = element_test_main (argc, argv, cuda_memory_suite);
-  gst_object_unref (cuda_ctx);
-  return ret;
+  return element_cuda_main (argc, argv, cuda_memory_suite);
 }

@@ -13,6 +13,7 @@
 # commands it gives: gst-inspect-1.0, the C sample (PIPELINE_SOURCE.c)
 # built through pkg-config, the README's Python example, gpucclblob-watch;
 # and without LD_LIBRARY_PATH the plugin must not load (what the doc says).
+# The versioned library names the doc gives must be the installed ones.
 #
 # Usage: test-installed.sh BUILD_DIR META_SOURCE.c LIB_SOURCE.c
 #          PIPELINE_SOURCE.c README.md INSTALL.md
@@ -51,6 +52,17 @@ grep -q "Filename *$libdir/gstreamer-1.0/" <<<"$inspect" || {
   exit 1
 }
 echo "installed plugin loads"
+
+# Every versioned library docs/install.md names (libgpuccl.so.2, ...) is
+# one the install has: a soname bump must reach the doc.
+for name in $(grep -o 'lib[A-Za-z0-9_]*\.so\.[0-9][0-9]*' "$install_doc" | sort -u); do
+  [ -e "$libdir/$name" ] || {
+    echo "FAIL: docs/install.md names $name, not installed (in $libdir:" \
+      "$(cd "$libdir" && ls lib*.so.* | tr '\n' ' '))"
+    exit 1
+  }
+done
+echo "the sonames docs/install.md names are installed"
 
 # docs/install.md, "Under another prefix": the block, then its commands.
 prefix=$(realpath "$(pkg-config --variable=prefix gstcclblobmeta)")
