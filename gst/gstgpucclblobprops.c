@@ -41,6 +41,8 @@ enum
   PROP_LEARNING_RATE,
   PROP_BACKGROUND_FRAMES,
   PROP_BACKGROUND_SELECTIVE,
+  PROP_MASK_LOCATION,
+  PROP_MEASURE_INTENSITY,
 };
 
 #define DEFAULT_THRESHOLD 127
@@ -103,6 +105,8 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->learning_rate = background.learning_rate;
   s->background_frames = background.warmup_frames;
   s->background_selective = background.selective;
+  s->mask_serial = 0;
+  s->measure_intensity = FALSE;
 }
 
 void
@@ -212,6 +216,16 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BACKGROUND_SELECTIVE:
       s->background_selective = g_value_get_boolean (value);
+      break;
+    case PROP_MASK_LOCATION:
+      /* Decoded at the next frame (gstgpucclblobmask.c). */
+      g_free (self->mask_location);
+      self->mask_location = g_value_get_string (value) &&
+          *g_value_get_string (value) ? g_value_dup_string (value) : NULL;
+      s->mask_serial++;
+      break;
+    case PROP_MEASURE_INTENSITY:
+      s->measure_intensity = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -333,6 +347,12 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BACKGROUND_SELECTIVE:
       g_value_set_boolean (value, s->background_selective);
+      break;
+    case PROP_MASK_LOCATION:
+      g_value_set_string (value, self->mask_location);
+      break;
+    case PROP_MEASURE_INTENSITY:
+      g_value_set_boolean (value, s->measure_intensity);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -525,4 +545,19 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
           "GStreamer >= 1.26 an analytics segmentation mask of the listed "
           "blobs. Costs a copy of the labels (and a download on CUDA)",
           DEFAULT_ATTACH_LABELS, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MASK_LOCATION,
+      g_param_spec_string ("mask-location", "Mask location",
+          "A picture of the frame's size (PNG, JPEG or any format "
+          "decodebin decodes; read as GRAY8, colour by its luma): where it "
+          "is 0 (black) nothing is foreground. Read at the next frame; "
+          "empty: no mask. Works with region (both in frame coordinates); "
+          "on CUDA with the default algorithm (HA4) only",
+          NULL, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MEASURE_INTENSITY,
+      g_param_spec_boolean ("measure-intensity", "Measure intensity",
+          "Measure each blob's sum, min and max of the thresholded sample "
+          "(luma, gray level or the channel property's channel) into the "
+          "blob meta (GstCclBlobMeta.intensity): one more pass over the "
+          "blobs' pixels. On CUDA with the default algorithm (HA4) only",
+          FALSE, PARAM_FLAGS));
 }
