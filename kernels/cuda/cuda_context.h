@@ -115,6 +115,9 @@ struct CudaCtx {
   size_t input_bytes;
   uint32_t *labels_d, *labels_h;
   size_t labels_n;
+  /* want_intensity: per component (mask_intensity.cu). */
+  GpucclBlobIntensity *intensity_d;
+  size_t intensity_cap;
 
   /* max_blobs selection, allocated at first use for the size. */
   uint64_t *keys, *keys_sorted;
@@ -199,6 +202,14 @@ GpucclStatus cuda_process_draw(GpucclContext *ctx, const GpucclImage *image,
                                const GpucclParams *params,
                                const GpucclOverlay *overlay,
                                GpucclResult *result, GpucclError *error);
+/* mask_intensity.cu: a mask's upload (the ops' mask_copy), and after a
+ * frame's sync the intensities of its result's blobs from the label image
+ * on the device (labels_d, written when want_intensity). */
+GpucclStatus cuda_mask_copy(GpucclContext *ctx, void *dst,
+                            const GpucclImage *picture, GpucclError *error);
+GpucclStatus cuda_measure_intensity(GpucclContext *ctx, CudaCtx *c,
+                                    const GpucclResult *result,
+                                    GpucclError *error);
 void *cuda_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);
 void cuda_host_free(GpucclContext *ctx, void *ptr);

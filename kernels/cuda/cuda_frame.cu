@@ -13,6 +13,13 @@
 #include "cuda_internal.h"
 #include "host_memory.h"
 
+/* Whether tile labeling writes the label image on the device: asked
+ * for, or read there by the intensities (mask_intensity.cu). */
+static bool device_labels(const GpucclParams *params)
+{
+  return params->want_labels || params->want_intensity;
+}
+
 static size_t pixel_bytes(GpucclPixelFormat f)
 {
   return f == GPUCCL_PIXEL_U16 ? 2 : f == GPUCCL_PIXEL_PACKED4 ? 4 : 1;
@@ -139,7 +146,7 @@ static GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
   if (f.d_threshold)
     LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
            "Otsu threshold");
-  uint32_t *labels = params->want_labels ? c->labels_d : nullptr;
+  uint32_t *labels = device_labels(params) ? c->labels_d : nullptr;
   if (!gpuccl_forest_algorithm(params->algorithm)) {
     LAUNCH(tile::enqueue_frame(c->tiled, c->tf, labels, c->stream),
            "tiled HA4");
@@ -162,7 +169,7 @@ static GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
   memset(&k, 0, sizeof k);
   k.f = f;
   k.algorithm = params->algorithm;
-  k.want_labels = params->want_labels;
+  k.want_labels = device_labels(params);
   k.labels_d = c->labels_d;
   k.forest_ws = c->forest_ws;
   memcpy(&k.tf, &c->tf, sizeof k.tf);
@@ -284,7 +291,8 @@ static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
   im.motion = f.motion;
   /* With the label image, tile labeling binarises every tile twice: only
    * the second pass learns (tiled_frame.cu), so both see one model. */
-  im.motion_learns = !params->want_labels;
+  im.motion_learns = !device_labels(params);
+  im.mask = params->mask ? params->mask->data : nullptr;
   tf.filter.min_area = (uint32_t)(params->min_area < UINT32_MAX
                                       ? params->min_area
                                       : UINT32_MAX);
@@ -350,7 +358,7 @@ static GpucclStatus ensure_frame_buffers(CudaCtx *c, const GpucclImage *image,
   GpucclStatus st = params->mode == GPUCCL_MODE_SEGMENTS
                         ? ensure_segments(c, w, h, error)
                         : ensure_tiled(c, w, h, error);
-  if (st == GPUCCL_OK && params->want_labels)
+  if (st == GPUCCL_OK && device_labels(params))
     st = ensure_labels(c, (size_t)w * h, error);
   if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
     st = ensure_forest(c, params, w, h, error);
@@ -481,6 +489,13 @@ static GpucclStatus process_frame(GpucclContext *ctx,
                             "runs in the tiled HA4 pipeline only (algorithm "
                             "DEFAULT, HA4 or HA4_64), not algorithm %d",
                             (int)params->algorithm);
+  if (st == GPUCCL_OK && (params->mask || params->want_intensity) &&
+      gpuccl_forest_algorithm(params->algorithm))
+    return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
+                            "a mask and blob intensities run in the tiled "
+                            "HA4 pipeline only (algorithm DEFAULT, HA4 or "
+                            "HA4_64), not algorithm %d",
+                            (int)params->algorithm);
   if (st == GPUCCL_OK)
     st = ensure_frame_buffers(c, image, params, error);
   Ha4Frame f;
@@ -506,6 +521,8 @@ static GpucclStatus process_frame(GpucclContext *ctx,
     return st;
   c->timed = true;
   st = fill_result(c, image, params, fetched, result, error);
+  if (st == GPUCCL_OK && params->want_intensity)
+    st = cuda_measure_intensity(ctx, c, result, error);
   if (st != GPUCCL_OK || !overlay || draw_beside)
     return st;
   const GpucclCudaDrawEnv env = draw_env(c);
