@@ -521,7 +521,7 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
     return GPUCCL_ERROR_OUT_OF_MEMORY;
   uint32_t *values = segments ? s->values : NULL;
   size_t kept = gpuccl_select_blobs(s->blobs, values, n, params, s->scratch);
-  const KeptRuns runs = {s->runs, s->row_start, s->parent, n};
+  const KeptRuns runs = {s->runs, s->row_start, s->parent, n_prov};
   if (params->want_intensity &&
       gpuccl_cpu_intensity(ctx, image, &b, &runs, s->blobs, kept, error))
     return error ? error->status : GPUCCL_ERROR_OUT_OF_MEMORY;

@@ -81,14 +81,14 @@ void gpuccl_cpu_mask_bits(const Binarizer *b, int y, int width,
                           uint64_t *bits);
 
 /* The runs pass 1 kept (row y's at row_start[y]..row_start[y + 1]),
- * final labels parent[run.label] of n components: each blob's sample
- * sum, min and max into ctx->intensity, one entry per blob of blobs
- * (intensity_cpu.c). */
+ * provisional labels 1..n_provisional - 1 and their final ones
+ * parent[label]: each blob's sample sum, min and max into
+ * ctx->intensity, one entry per blob of blobs (intensity_cpu.c). */
 typedef struct {
   const Run *runs;
   const uint32_t *row_start;
   const uint32_t *parent;
-  uint32_t n_components;
+  uint32_t n_provisional;
 } KeptRuns;
 GpucclStatus gpuccl_cpu_intensity(GpucclContext *ctx,
                                   const GpucclImage *image,

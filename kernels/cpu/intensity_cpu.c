@@ -4,6 +4,10 @@
  * pass 1 kept, so no label image is written for them. */
 #include "cpu.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 GpucclStatus gpuccl_cpu_mask_copy(GpucclContext *ctx, void *dst,
                                   const GpucclImage *picture,
                                   GpucclError *error)
@@ -17,30 +21,58 @@ GpucclStatus gpuccl_cpu_mask_copy(GpucclContext *ctx, void *dst,
   return GPUCCL_OK;
 }
 
+/* Bit i set when m[i] != 0, for n <= 64 bytes: 16 at a time with SSE2
+ * (a compare with zero and its byte mask). */
+static uint64_t nonzero_bits(const uint8_t *m, int n)
+{
+  uint64_t bits = 0;
+  int i = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128((const __m128i *)(m + i));
+    const unsigned zeros = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
+    bits |= (uint64_t)(~zeros & 0xffffu) << i;
+  }
+#endif
+  for (; i < n; i++)
+    bits |= (uint64_t)(m[i] != 0) << i;
+  return bits;
+}
+
+/* Only words with foreground read the mask: a sparse frame reads little
+ * of it. */
 void gpuccl_cpu_mask_bits(const Binarizer *b, int y, int width,
                           uint64_t *bits)
 {
   const uint8_t *m = b->mask + (size_t)y * width;
-  for (int x = 0; x < width; x++)
-    if (!m[x])
-      bits[x >> 6] &= ~(1ull << (x & 63));
+  for (int x = 0; x < width; x += 64)
+    if (bits[x >> 6]) {
+      const int n = width - x < 64 ? width - x : 64;
+      bits[x >> 6] &= nonzero_bits(m + x, n);
+    }
 }
 
+/* Per provisional label first (a run's label is near its neighbours':
+ * labels open in raster order), then folded into the components in label
+ * order, in place: component parent[l] <= l, so its entry is one whose
+ * own provisional sums have already moved on. */
 GpucclStatus gpuccl_cpu_intensity(GpucclContext *ctx,
                                   const GpucclImage *image,
                                   const Binarizer *b, const KeptRuns *kept,
                                   const GpucclBlob *blobs, size_t n_blobs,
                                   GpucclError *error)
 {
-  const uint32_t n = kept->n_components;
-  GpucclBlobIntensity *out = gpuccl_intensity_reserve(ctx, n ? n : 1, error);
-  if (!out)
+  const uint32_t n_prov = kept->n_provisional;
+  GpucclBlobIntensity *acc =
+      gpuccl_intensity_reserve(ctx, n_prov > 1 ? n_prov - 1 : 1, error);
+  if (!acc)
     return GPUCCL_ERROR_OUT_OF_MEMORY;
   for (int y = 0; y < image->height; y++) {
     const uint8_t *row = (const uint8_t *)image->data + y * image->stride;
     for (uint32_t r = kept->row_start[y]; r < kept->row_start[y + 1]; r++) {
       const Run *run = &kept->runs[r];
-      GpucclBlobIntensity *e = &out[kept->parent[run->label] - 1];
+      GpucclBlobIntensity *e = &acc[run->label - 1];
       uint64_t sum = 0;
       uint32_t lo = e->min, hi = e->max;
       for (int x = run->start; x <= run->end; x++) {
@@ -54,6 +86,14 @@ GpucclStatus gpuccl_cpu_intensity(GpucclContext *ctx,
       e->max = hi;
     }
   }
-  gpuccl_intensity_select(out, blobs, n_blobs);
+  for (uint32_t l = 1; l < n_prov; l++) {
+    const GpucclBlobIntensity v = acc[l - 1];
+    GpucclBlobIntensity *c = &acc[kept->parent[l] - 1];
+    acc[l - 1] = (GpucclBlobIntensity){0, UINT32_MAX, 0};
+    c->sum += v.sum;
+    c->min = v.min < c->min ? v.min : c->min;
+    c->max = v.max > c->max ? v.max : c->max;
+  }
+  gpuccl_intensity_select(acc, blobs, n_blobs);
   return GPUCCL_OK;
 }
