@@ -71,10 +71,13 @@ decode_picture (GstGpucclBlob * self, const gchar * path, gchar ** why)
   GstVideoInfo info;
   gboolean ok = FALSE;
 
-  if (!pipeline) {
+  /* A pipeline may come back with an error (an element missing). */
+  if (!pipeline || err) {
     *why = g_strdup_printf ("cannot make the decoder (filesrc, decodebin, "
-        "videoconvert and appsink are needed): %s", err->message);
+        "videoconvert and appsink are needed): %s",
+        err ? err->message : "unknown error");
     g_clear_error (&err);
+    gst_clear_object (&pipeline);
     return FALSE;
   }
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
@@ -152,6 +155,14 @@ gst_gpuccl_blob_mask_params (GstGpucclBlob * self, GpucclContext * ctx,
 
   if (!load_picture (self, s))
     return FALSE;
+  if (s->mode != GPUCCL_MODE_BINARY && (self->mask_pixels ||
+          s->measure_intensity)) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("%s needs mode=binary: a label map (mode=segments) is not "
+            "thresholded", self->mask_pixels ? "mask-location" :
+            "measure-intensity"), (NULL));
+    return FALSE;
+  }
   if (!self->mask_pixels || win->empty)
     return TRUE;
   if (self->mask_width != win->frame_width ||

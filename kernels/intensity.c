@@ -68,8 +68,8 @@ GpucclStatus gpuccl_mask_check(const GpucclContext *ctx,
   const GpucclMask *mask = params->mask;
   if (params->mode != GPUCCL_MODE_BINARY)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "a mask and want_intensity need "
-                            "GPUCCL_MODE_BINARY (mode is %d)",
+                            "%s needs GPUCCL_MODE_BINARY (mode is %d)",
+                            mask ? "a mask" : "want_intensity",
                             (int)params->mode);
   if (!mask)
     return GPUCCL_OK;

@@ -12,7 +12,7 @@ blob's first pixel in both.
   mask       a PNG mask (written with pngenc) through mask-location, with
              and without region, and through videoconvert from I420
   mask-errors  a mask of another size (the error names both sizes), a
-             file that is not there (the error names it)
+             file that is not there (the error names it), mode=segments
 
 Usage: test_intensity.py CASE
 """
@@ -186,6 +186,9 @@ def case_mask_errors(tmp):
     buf, error = run(img, "GRAY8", f"mask-location={path}")
     check(error is not None and f"{W - 1}x{H}" in error and f"{W}x{H}" in error,
           f"a mask of another size: '{error}' names both sizes")
+    buf, error = run(img, "GRAY8", "mode=segments measure-intensity=true")
+    check(error is not None and "mode=binary" in error,
+          f"measure-intensity in mode=segments: '{error}'")
     missing = os.path.join(tmp, "no-such-mask.png")
     buf, error = run(img, "GRAY8", f"mask-location={missing}")
     check(error is not None and "no-such-mask.png" in error,
