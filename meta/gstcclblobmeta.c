@@ -427,51 +427,6 @@ gst_buffer_add_ccl_blob_meta (GstBuffer * buffer, guint width, guint height,
 }
 
 /**
- * gst_ccl_blob_meta_set_intensity:
- * @meta: a #GstCclBlobMeta
- * @intensity: (array) (nullable): n_blobs intensities, in the table's
- *   order; copied. %NULL removes them
- *
- * Returns: %FALSE when the copy cannot be allocated (the meta then has
- *   none)
- */
-gboolean
-gst_ccl_blob_meta_set_intensity (GstCclBlobMeta * meta,
-    const GstCclBlobIntensity * intensity)
-{
-  gsize bytes;
-
-  g_return_val_if_fail (meta != NULL, FALSE);
-
-  g_clear_pointer (&meta->intensity, gst_ccl_blob_table_free);
-  if (!intensity || meta->n_blobs == 0)
-    return TRUE;
-  bytes = (gsize) meta->n_blobs * sizeof (GstCclBlobIntensity);
-  meta->intensity = gst_ccl_blob_table_alloc (bytes);
-  if (!meta->intensity)
-    return FALSE;
-  memcpy (meta->intensity, intensity, bytes);
-  return TRUE;
-}
-
-/**
- * gst_ccl_blob_meta_get_intensity:
- * @meta: a #GstCclBlobMeta
- * @index: 0..n_blobs - 1
- *
- * Returns: (transfer none) (nullable): the intensity of the blob at
- *   @index, %NULL when not measured or past the end
- */
-const GstCclBlobIntensity *
-gst_ccl_blob_meta_get_intensity (const GstCclBlobMeta * meta, guint index)
-{
-  g_return_val_if_fail (meta != NULL, NULL);
-
-  return meta->intensity && index < meta->n_blobs ?
-      &meta->intensity[index] : NULL;
-}
-
-/**
  * gst_ccl_blob_meta_get_blob:
  * @meta: a #GstCclBlobMeta
  * @index: 0..n_blobs - 1
@@ -602,21 +557,3 @@ gst_ccl_blob_meta_get_value_bytes (const GstCclBlobMeta * meta,
   return as_bytes (meta->values, sizeof (guint32), meta->n_blobs, n_bytes);
 }
 
-/**
- * gst_ccl_blob_meta_get_intensity_bytes:
- * @meta: a #GstCclBlobMeta
- * @n_bytes: (out): n_blobs * sizeof (GstCclBlobIntensity), 0 when not
- *   measured
- *
- * Returns: (transfer none) (array length=n_bytes) (element-type guint8):
- *   the intensities as raw memory (Python: meta.intensity)
- */
-const guint8 *
-gst_ccl_blob_meta_get_intensity_bytes (const GstCclBlobMeta * meta,
-    gsize * n_bytes)
-{
-  g_return_val_if_fail (meta != NULL && n_bytes != NULL, NULL);
-
-  return as_bytes (meta->intensity, sizeof (GstCclBlobIntensity),
-      meta->n_blobs, n_bytes);
-}
