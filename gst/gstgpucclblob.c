@@ -150,6 +150,9 @@ gst_gpuccl_blob_sink_event (GstBaseTransform * trans, GstEvent * event)
     gst_gpuccl_blob_reset_tracker (GST_GPUCCL_BLOB (trans));
     gst_gpuccl_blob_motion_reset (GST_GPUCCL_BLOB (trans));
   }
+  /* Before the EOS goes on: its messages precede the pipeline's EOS. */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+    gst_gpuccl_blob_finish_tracks (GST_GPUCCL_BLOB (trans));
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
@@ -199,6 +202,8 @@ gst_gpuccl_blob_finalize (GObject * object)
 
   gst_gpuccl_blob_close_context (self);
   gst_gpuccl_blob_cuda_free (self);
+  gst_gpuccl_blob_mask_free (self);
+  g_free (self->mask_location);
   g_clear_pointer (&self->tracker, gpuccl_tracker_free);
   g_free (self->listing_keys);
   g_free (self->track_ids);

@@ -143,6 +143,8 @@ close_lib (GstGpucclBlob * self, Lib * l)
   /* A background model made in it goes first. */
   if (l->lib && self->background_ctx == l->lib)
     gst_gpuccl_blob_motion_free (self);
+  if (l->lib)
+    gst_gpuccl_blob_mask_forget (self, l->lib);
   gpuccl_context_free (l->lib);
   l->lib = NULL;
   gst_clear_object (&l->of);

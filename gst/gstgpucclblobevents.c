@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpucclblob's track events: a bus message when a track appears and when
- * it is lost (post-track-events), and the ids of both in the per-frame
- * message. The tracker says which tracks its update started and ended
+ * it is lost (post-track-events; at the end of the stream for every track
+ * still alive), and the ids of both in the per-frame message. The tracker says which tracks its update started and ended
  * (gpuccl_tracker_events), so nothing here keeps state of its own. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -26,12 +26,14 @@ gst_gpuccl_blob_set_times (GstGpucclBlob * self, GstStructure * s,
       gst_segment_to_running_time (segment, GST_FORMAT_TIME, ts), NULL);
 }
 
+/* buffer NULL: at the end of the stream, no frame's times. */
 static void
 post (GstGpucclBlob * self, GstStructure * s, GstBuffer * buffer,
     guint64 frame)
 {
   gst_structure_set (s, "frame", G_TYPE_UINT64, frame, NULL);
-  gst_gpuccl_blob_set_times (self, s, buffer);
+  if (buffer)
+    gst_gpuccl_blob_set_times (self, s, buffer);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }
@@ -65,7 +67,8 @@ post_lost (GstGpucclBlob * self, GstBuffer * buffer,
     post (self, gst_structure_new ("gpucclblob-track-lost",
             "track-id", G_TYPE_UINT, e->id,
             "reason", G_TYPE_STRING,
-            e->reason == GPUCCL_TRACK_CAPPED ? "capped" : "unseen",
+            e->reason == GPUCCL_TRACK_CAPPED ? "capped" :
+            e->reason == GPUCCL_TRACK_FINISHED ? "end-of-stream" : "unseen",
             "first-frame", G_TYPE_UINT64, e->first_frame,
             "last-frame", G_TYPE_UINT64, e->last_frame,
             "age", G_TYPE_UINT64, e->last_frame - e->first_frame + 1,
@@ -93,6 +96,25 @@ gst_gpuccl_blob_post_track_events (GstGpucclBlob * self, GstBuffer * buffer,
 {
   post_appeared (self, buffer, ev, r, track_ids);
   post_lost (self, buffer, ev);
+}
+
+/* At EOS: every live track ends, each with its lost message when
+ * post-track-events is on (the tracker ends them either way, so a track
+ * never outlives its stream). Streaming thread. */
+void
+gst_gpuccl_blob_finish_tracks (GstGpucclBlob * self)
+{
+  GpucclTrackEvents ev;
+  gboolean post_events;
+
+  GST_OBJECT_LOCK (self);
+  post_events = self->settings.track && self->settings.post_track_events;
+  GST_OBJECT_UNLOCK (self);
+  if (!gpuccl_tracker_finish (self->tracker) ||
+      !gpuccl_tracker_events (self->tracker, &ev))
+    return;
+  if (post_events)
+    post_lost (self, NULL, &ev);
 }
 
 /* The per-frame message's "tracks-appeared" and "tracks-lost": arrays of

@@ -69,6 +69,7 @@ void
 gst_gpuccl_blob_close_context (GstGpucclBlob * self)
 {
   gst_gpuccl_blob_motion_free (self);   /* before its context */
+  gst_gpuccl_blob_mask_forget (self, self->ctx);
   gpuccl_context_free (self->ctx);
   self->ctx = NULL;
 }
@@ -164,6 +165,7 @@ fill_params (GpucclParams * p, const Settings * s, const FormatDesc * f)
       (s->attach_labels && s->attach_meta);
   p->algorithm = s->algorithm;
   p->mode = s->mode;
+  p->want_intensity = s->measure_intensity;
 }
 
 /* A library call failed: an element error whose message is the library's
@@ -274,6 +276,7 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   GpucclDrawParams draw;
   gboolean drawing;
   GpucclResult result;
+  const GpucclBlobIntensity *intensity;
   GpucclError error = { 0 };
   FrameTimes times;
   GpucclTrackEvents events;
@@ -289,7 +292,8 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   image.offset_g = f->offset_g;
   image.offset_b = f->offset_b;
   fill_params (&params, s, f);
-  if (!gst_gpuccl_blob_motion_params (self, ctx, s, &params))
+  if (!gst_gpuccl_blob_motion_params (self, ctx, s, &params) ||
+      !gst_gpuccl_blob_mask_params (self, ctx, s, &win, &params))
     return GST_FLOW_ERROR;
 
   /* The draw property may have been set after this buffer was mapped
@@ -312,6 +316,8 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
   } else if (label (ctx, s, &image, &params, &result, &error) != GPUCCL_OK) {
     return library_error (self, "Labeling", &error);
   }
+  /* Per blob, so the region's move to frame coordinates keeps them. */
+  intensity = win.empty ? NULL : gpuccl_blob_intensities (ctx);
   if (!gst_gpuccl_blob_region_to_frame (self, &win, &params, &result)) {
     GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
         ("Not enough memory for the blob table of the region"), (NULL));
@@ -348,7 +354,8 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
         s->max_roi_metas);
 
     if (s->attach_meta && !gst_gpuccl_blob_attach_metas (self,
-            vframe->buffer, &result, track_ids, &listing, &times)) {
+            vframe->buffer, &result, track_ids, intensity, &listing,
+            &times)) {
       GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
           ("Not enough memory for the blob table of %" G_GSIZE_FORMAT
               " blobs", result.n_blobs), (NULL));

@@ -72,6 +72,8 @@ typedef struct
   gboolean background_selective;
   guint batch_size;             /* 1: no batching */
   GstClockTime batch_max_wait;
+  guint mask_serial;            /* bumped by each mask-location set */
+  gboolean measure_intensity;
 } Settings;
 
 /* The device that labels host frames (and whose pinned memory the pool
@@ -95,6 +97,15 @@ typedef struct
   gboolean cuda_memory;         /* caps feature memory:CUDAMemory */
 } FormatDesc;
 
+/* gstgpucclblobregion.c: the rectangle of a frame that is labeled, in
+ * the frame's coordinates (empty: nothing is). */
+typedef struct
+{
+  gint x, y, width, height;
+  gboolean empty;
+  gint frame_width, frame_height;
+} Window;
+
 struct _GstGpucclBlob
 {
   GstVideoFilter parent;
@@ -103,6 +114,7 @@ struct _GstGpucclBlob
   Settings settings;
   FormatDesc format;
   GstAllocator *allocator;      /* offered upstream; NULL until asked */
+  gchar *mask_location;         /* NULL: no mask */
   gint oversize_posted;         /* atomic: the caps query's size error */
 
   /* streaming thread only */
@@ -129,6 +141,15 @@ struct _GstGpucclBlob
   GpucclBackground *background;
   GpucclContext *background_ctx;
   gint background_reset;        /* atomic: forget the model at the next frame */
+  /* mask-location: the decoded picture (GRAY8, stride = width) of
+   * settings.mask_serial mask_loaded_serial, and the library's mask of
+   * the window mask_win, made in mask_ctx. */
+  guint8 *mask_pixels;
+  gint mask_width, mask_height;
+  guint mask_loaded_serial;
+  GpucclMask *mask;
+  GpucclContext *mask_ctx;
+  Window mask_win;
 
   /* CUDA memory: its own state (gstgpucclblobcuda.c), NULL in a build
    * without it. */
@@ -215,21 +236,14 @@ Listing gst_gpuccl_blob_choose_listed (GstGpucclBlob * self,
 gboolean gst_gpuccl_blob_attach_metas (GstGpucclBlob * self,
     GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
+    const GpucclBlobIntensity * intensity,
     const Listing * listing, const FrameTimes * times);
 void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
     const Listing * listing, const FrameTimes * times,
     const GpucclTrackEvents * events);
 
-/* gstgpucclblobregion.c: the rectangle of a frame that is labeled, in
- * the frame's coordinates (empty: nothing is). */
-typedef struct
-{
-  gint x, y, width, height;
-  gboolean empty;
-  gint frame_width, frame_height;
-} Window;
-
+/* gstgpucclblobregion.c */
 gboolean gst_gpuccl_blob_region_from_value (Settings * s,
     const GValue * value);
 void gst_gpuccl_blob_region_to_value (const Settings * s, GValue * value);
@@ -250,6 +264,7 @@ gboolean gst_gpuccl_blob_track_events (GstGpucclBlob * self,
 void gst_gpuccl_blob_post_track_events (GstGpucclBlob * self,
     GstBuffer * buffer, const GpucclTrackEvents * ev, const GpucclResult * r,
     const guint32 * track_ids);
+void gst_gpuccl_blob_finish_tracks (GstGpucclBlob * self);
 void gst_gpuccl_blob_add_track_ids (GstStructure * s,
     const GpucclTrackEvents * ev, const guint32 * track_ids);
 
@@ -279,6 +294,14 @@ gboolean gst_gpuccl_blob_motion_params (GstGpucclBlob * self,
     GpucclContext * ctx, const Settings * s, GpucclParams * p);
 void gst_gpuccl_blob_motion_reset (GstGpucclBlob * self);
 void gst_gpuccl_blob_motion_free (GstGpucclBlob * self);
+
+/* gstgpucclblobmask.c: mask-location. mask_forget frees the library's
+ * mask when it was made in ctx (NULL: whichever), before that context. */
+gboolean gst_gpuccl_blob_mask_params (GstGpucclBlob * self,
+    GpucclContext * ctx, const Settings * s, const Window * win,
+    GpucclParams * p);
+void gst_gpuccl_blob_mask_forget (GstGpucclBlob * self, GpucclContext * ctx);
+void gst_gpuccl_blob_mask_free (GstGpucclBlob * self);
 
 /* gstgpucclblobpool.c */
 void gst_gpuccl_blob_offer_pool (GstGpucclBlob * self, GstQuery * query);

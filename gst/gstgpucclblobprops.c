@@ -43,6 +43,8 @@ enum
   PROP_BACKGROUND_SELECTIVE,
   PROP_BATCH_SIZE,
   PROP_BATCH_MAX_WAIT,
+  PROP_MASK_LOCATION,
+  PROP_MEASURE_INTENSITY,
 };
 
 #define DEFAULT_BATCH_SIZE 1      /* no batching */
@@ -109,6 +111,8 @@ gst_gpuccl_blob_settings_init (Settings * s)
   s->background_selective = background.selective;
   s->batch_size = DEFAULT_BATCH_SIZE;
   s->batch_max_wait = DEFAULT_BATCH_MAX_WAIT;
+  s->mask_serial = 0;
+  s->measure_intensity = FALSE;
 }
 
 void
@@ -224,6 +228,15 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BATCH_MAX_WAIT:
       s->batch_max_wait = g_value_get_uint64 (value);
+    case PROP_MASK_LOCATION:
+      /* Decoded at the next frame (gstgpucclblobmask.c). */
+      g_free (self->mask_location);
+      self->mask_location = g_value_get_string (value) &&
+          *g_value_get_string (value) ? g_value_dup_string (value) : NULL;
+      s->mask_serial++;
+      break;
+    case PROP_MEASURE_INTENSITY:
+      s->measure_intensity = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -351,6 +364,11 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BATCH_MAX_WAIT:
       g_value_set_uint64 (value, s->batch_max_wait);
+    case PROP_MASK_LOCATION:
+      g_value_set_string (value, self->mask_location);
+      break;
+    case PROP_MEASURE_INTENSITY:
+      g_value_set_boolean (value, s->measure_intensity);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -556,4 +574,19 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
           "With batch-size > 1: how long (ns) a batch waits for more frames "
           "after its first one arrived; the latency batching may add",
           0, 10 * GST_SECOND, DEFAULT_BATCH_MAX_WAIT, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MASK_LOCATION,
+      g_param_spec_string ("mask-location", "Mask location",
+          "A picture of the frame's size (PNG, JPEG or any format "
+          "decodebin decodes; read as GRAY8, colour by its luma): where it "
+          "is 0 (black) nothing is foreground. Read at the next frame; "
+          "empty: no mask. Works with region (both in frame coordinates); "
+          "on CUDA with the default algorithm (HA4) only",
+          NULL, PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MEASURE_INTENSITY,
+      g_param_spec_boolean ("measure-intensity", "Measure intensity",
+          "Measure each blob's sum, min and max of the thresholded sample "
+          "(luma, gray level or the channel property's channel) into the "
+          "blob meta (GstCclBlobMeta.intensity): one more pass over the "
+          "blobs' pixels. On CUDA with the default algorithm (HA4) only",
+          FALSE, PARAM_FLAGS));
 }

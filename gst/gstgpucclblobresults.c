@@ -204,9 +204,15 @@ gst_gpuccl_blob_choose_listed (GstGpucclBlob * self, const GpucclResult * r,
 gboolean
 gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
+    const GpucclBlobIntensity * intensity,
     const Listing * listing, const FrameTimes * times)
 {
   const GstCclBlob *blobs = (const GstCclBlob *) r->blobs;
+  /* The library's record is the meta's, as GpucclBlob is GstCclBlob. */
+  G_STATIC_ASSERT (sizeof (GpucclBlobIntensity) ==
+      sizeof (GstCclBlobIntensity));
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (GpucclBlobIntensity, max) ==
+      G_STRUCT_OFFSET (GstCclBlobIntensity, max));
   GstCclBlobMeta *meta;
 
   for (gsize i = 0; i < r->n_blobs; i++)
@@ -216,7 +222,8 @@ gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
 
   meta = gst_buffer_add_ccl_blob_meta (buffer, r->width, r->height, blobs,
       track_ids, r->values, r->n_blobs);
-  if (!meta)
+  if (!meta || !gst_ccl_blob_meta_set_intensity (meta,
+          (const GstCclBlobIntensity *) intensity))
     return FALSE;
   meta->threshold = r->threshold;
   meta->n_components = r->n_components;

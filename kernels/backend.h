@@ -44,10 +44,15 @@ typedef struct GpucclBackendOps {
   void *(*host_alloc)(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);
   void (*host_free)(GpucclContext *ctx, void *ptr);
-  /* A background model's memory, `bytes` zeroed bytes where the backend's
-   * kernels read it (host memory, or device memory of the context). */
+  /* A background model's (or a mask's) memory, `bytes` zeroed bytes where
+   * the backend's kernels read it (host memory, or device memory of the
+   * context). */
   void *(*model_alloc)(GpucclContext *ctx, size_t bytes, GpucclError *error);
   void (*model_free)(GpucclContext *ctx, void *model);
+  /* A mask's rows (picture: checked U8) into memory of model_alloc,
+   * picture->width bytes a row, no padding. */
+  GpucclStatus (*mask_copy)(GpucclContext *ctx, void *dst,
+                            const GpucclImage *picture, GpucclError *error);
 } GpucclBackendOps;
 
 struct GpucclContext {
@@ -58,7 +63,39 @@ struct GpucclContext {
   void *cuda_context, *cuda_stream;
   char device_name[128];
   GpucclResult last; /* what the last process call returned */
+  /* want_intensity: the last result's intensities (intensity.c); while a
+   * backend measures, one entry per component. */
+  GpucclBlobIntensity *intensity;
+  size_t intensity_cap;
+  bool intensity_valid;
 };
+
+/* A mask (gpuccl.h): width * height bytes, row after row, in the memory
+ * of its context's backend. */
+struct GpucclMask {
+  GpucclContext *ctx;
+  int width, height;
+  uint8_t *data;
+};
+
+/* Before a backend labels with params->mask or params->want_intensity:
+ * the mask's context and size, the mode (intensity.c). */
+GpucclStatus gpuccl_mask_check(const GpucclContext *ctx,
+                               const GpucclImage *image,
+                               const GpucclParams *params,
+                               GpucclError *error);
+
+/* For a backend measuring intensities: ctx->intensity holds n entries
+ * (n >= 1), each {0, UINT32_MAX, 0}; NULL when out of memory (error
+ * set). */
+GpucclBlobIntensity *gpuccl_intensity_reserve(GpucclContext *ctx, size_t n,
+                                              GpucclError *error);
+
+/* Per-component entries (component id - 1) into per-blob ones, in place:
+ * entry i becomes that of blobs[i] (ids increase, so no entry is read
+ * after it was overwritten). */
+void gpuccl_intensity_select(GpucclBlobIntensity *intensity,
+                             const GpucclBlob *blobs, size_t n_blobs);
 
 /* A background model (gpuccl.h): the caller's parameters, the model's
  * memory and shape, and what the current frame does with it. */

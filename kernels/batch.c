@@ -56,10 +56,13 @@ static GpucclStatus prepare_image(GpucclContext *ctx, const GpucclImage *image,
   if (*use && (*use)->nearest)
     (*use)->nearest->answers = NULL;
   memset(&ctx->last, 0, sizeof ctx->last);
+  ctx->intensity_valid = false;
   if (status == GPUCCL_OK)
     status = gpuccl_check_image(image, error);
   if (status == GPUCCL_OK)
     status = gpuccl_check_params(*use, image->format, error);
+  if (status == GPUCCL_OK && ((*use)->mask || (*use)->want_intensity))
+    status = gpuccl_mask_check(ctx, image, *use, error);
   if (status == GPUCCL_OK && (*use)->background)
     status = gpuccl_background_prepare(ctx, image, *use, error);
   return status;

@@ -187,6 +187,7 @@ void gpuccl_context_free(GpucclContext *ctx)
   if (!ctx)
     return;
   ctx->ops->close(ctx);
+  free(ctx->intensity);
   free(ctx);
 }
 
@@ -366,9 +367,12 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
     return status;
   }
   memset(&ctx->last, 0, sizeof ctx->last);
+  ctx->intensity_valid = false;
   status = gpuccl_check_image(image, error);
   if (status == GPUCCL_OK)
     status = gpuccl_check_params(params, image->format, error);
+  if (status == GPUCCL_OK && (params->mask || params->want_intensity))
+    status = gpuccl_mask_check(ctx, image, params, error);
   if (status == GPUCCL_OK && overlay)
     status = check_overlay(image, params, overlay->frame, &overlay->params,
                            error);
@@ -383,6 +387,7 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
     status = ctx->ops->draw(ctx, overlay->frame, &overlay->params, error);
   if (params && params->background)
     gpuccl_background_done(params->background, status == GPUCCL_OK);
+  ctx->intensity_valid = status == GPUCCL_OK && params->want_intensity;
   if (status != GPUCCL_OK) {
     memset(&ctx->last, 0, sizeof ctx->last);
     if (params && params->nearest)

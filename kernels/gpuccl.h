@@ -198,6 +198,9 @@ typedef struct {
  * points at one. */
 typedef struct GpucclBackground GpucclBackground;
 
+/* A mask (below): pixels where it is 0 are never foreground. */
+typedef struct GpucclMask GpucclMask;
+
 typedef struct {
   int threshold; /* 0..255 (U8, PACKED4) or 0..65535 (U16) */
   bool invert;
@@ -215,6 +218,9 @@ typedef struct {
   GpucclMode mode;               /* BINARY unless set */
   GpucclNearestRequest *nearest; /* query points, or NULL */
   GpucclBackground *background; /* or NULL; appended in ABI 2 */
+  const GpucclMask *mask;       /* or NULL; appended in ABI 2 */
+  /* Also measure each blob's samples: gpuccl_blob_intensities(). */
+  bool want_intensity; /* appended in ABI 2 */
 } GpucclParams;
 
 /* One blob: 32 bytes, the same record on the device and the host, so the
@@ -549,6 +555,49 @@ gpuccl_background_frames(const GpucclBackground *background);
 
 /* Frees the model (NULL is fine); before its context. */
 GPUCCL_API void gpuccl_background_free(GpucclBackground *background);
+
+/* Masks: where to look. A mask is an 8-bit picture of the image's size;
+ * a pixel whose mask value is 0 is never foreground (it is background
+ * whatever its sample, invert included), any other value leaves the pixel
+ * to the binarisation. It applies after the threshold: Otsu's threshold
+ * is still computed over the whole image, and a background model still
+ * learns masked pixels.
+ *
+ * gpuccl_mask_new copies `picture` (GPUCCL_PIXEL_U8, host memory; on a
+ * CUDA context device memory of its CUDA context too) into the context's
+ * memory (device memory on CUDA), once: later frames read that copy, so
+ * a mask costs no transfer per frame. GpucclParams.mask points at it; an
+ * image of another size than the mask is INVALID_ARGUMENT, naming both.
+ * A mask belongs to the context it was made with, is used only with it,
+ * and is freed before it. On CUDA, only the tiled HA4 pipeline (algorithm
+ * DEFAULT, HA4 or its alias HA4_64) applies a mask; the others give
+ * GPUCCL_ERROR_UNSUPPORTED. GPUCCL_MODE_SEGMENTS with a mask is
+ * INVALID_ARGUMENT. */
+GPUCCL_API GpucclMask *gpuccl_mask_new(GpucclContext *ctx,
+                                       const GpucclImage *picture,
+                                       GpucclError *error);
+GPUCCL_API void gpuccl_mask_free(GpucclMask *mask); /* NULL is fine */
+
+/* Intensity of one blob: its pixels' samples, the values the threshold
+ * was applied to (U8 and U16 as they are; PACKED4 the channel of
+ * GpucclParams.channel, BT.601 luma by default; with a background model
+ * still the sample, not its difference from the model). Mean: sum /
+ * area. */
+typedef struct {
+  uint64_t sum;
+  uint32_t min, max;
+} GpucclBlobIntensity;
+
+/* The intensities of the last process call's blobs: n_blobs entries,
+ * entry i for GpucclResult.blobs[i]; owned by the context and valid until
+ * its next process call. NULL unless that call succeeded with
+ * want_intensity (binary mode only: GPUCCL_MODE_SEGMENTS with
+ * want_intensity is INVALID_ARGUMENT), or for a NULL context. On CUDA,
+ * only the tiled HA4 pipeline measures it (UNSUPPORTED otherwise): one
+ * more kernel over the label image the labeling writes on the device (not
+ * downloaded unless want_labels), and one more download. */
+GPUCCL_API const GpucclBlobIntensity *
+gpuccl_blob_intensities(const GpucclContext *ctx);
 
 GPUCCL_API const char *gpuccl_status_name(GpucclStatus status);
 GPUCCL_API const char *gpuccl_backend_name(GpucclBackend backend);

@@ -73,6 +73,7 @@ GPUCCL_API bool gpuccl_tracker_update(GpucclTracker *tracker,
 typedef enum {
   GPUCCL_TRACK_UNSEEN = 0, /* unseen for more than max_lost frames */
   GPUCCL_TRACK_CAPPED,     /* dropped to keep max_tracks */
+  GPUCCL_TRACK_FINISHED,   /* alive when gpuccl_tracker_finish ended it */
 } GpucclTrackEndReason;
 
 /* A track that ended in the last update. Positions are centroids: where
@@ -106,6 +107,13 @@ typedef struct {
 /* false (events zeroed) for no tracker or no update yet. */
 GPUCCL_API bool gpuccl_tracker_events(const GpucclTracker *tracker,
                                       GpucclTrackEvents *events);
+
+/* The end of a stream: every live track ends, and gpuccl_tracker_events
+ * then lists them all in `ended` (reason GPUCCL_TRACK_FINISHED, oldest
+ * first; `frame` still the last update's, nothing started), so an
+ * application reports each track's end once. The tracker is then empty,
+ * as after gpuccl_tracker_reset (ids keep counting). false for NULL. */
+GPUCCL_API bool gpuccl_tracker_finish(GpucclTracker *tracker);
 
 /* With a backend that searches (CUDA), the nearest blob of every track
  * comes with the labeling, and the update only settles the rest:

@@ -277,6 +277,19 @@ static void track_end(GpucclTracker *t, const Track *tr,
   };
 }
 
+bool gpuccl_tracker_finish(GpucclTracker *t)
+{
+  if (!t)
+    return false;
+  t->n_ended = t->n_started = 0;
+  for (size_t i = 0; i < t->n_tracks; i++)
+    track_end(t, &t->tracks[i], GPUCCL_TRACK_FINISHED);
+  t->n_tracks = t->n_predicted = 0;
+  /* The events are the last update's, now ending every track. */
+  t->updated = t->frame > 0;
+  return true;
+}
+
 /* Step 1: where each live track should be in this frame. */
 static void predict_tracks(GpucclTracker *t)
 {

@@ -45,6 +45,7 @@ gst_ccl_blob_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   bmeta->tracking_ns = 0;
   bmeta->n_roi_metas = 0;
   bmeta->source = NULL;
+  bmeta->intensity = NULL;
   return TRUE;
 }
 
@@ -58,6 +59,7 @@ gst_ccl_blob_meta_free (GstMeta * meta, GstBuffer * buffer)
   bmeta->blobs = NULL;
   bmeta->track_ids = bmeta->values = NULL;
   g_clear_pointer (&bmeta->source, g_free);
+  g_clear_pointer (&bmeta->intensity, gst_ccl_blob_table_free);
 }
 
 static GstCclBlobMeta *
@@ -73,6 +75,9 @@ copy_meta (GstBuffer * dest, const GstCclBlobMeta * src)
     dmeta->tracking_ns = src->tracking_ns;
     dmeta->n_roi_metas = src->n_roi_metas;
     gst_ccl_blob_meta_set_source (dmeta, src->source);
+    if (src->intensity && !gst_ccl_blob_meta_set_intensity (dmeta,
+            src->intensity))
+      return NULL;
   }
   return dmeta;
 }
@@ -161,8 +166,13 @@ scale_table (GstCclBlobMeta * dmeta, guint iw, guint ih, guint ow, guint oh,
   dmeta->height = oh;
   for (guint i = 0; i < dmeta->n_blobs; i++) {
     GstCclBlob *b = &dmeta->blobs[i];
+    guint32 area = b->area;
 
     scale_blob (b, iw, ih, r->w, r->h);
+    /* The mean (sum / area) stays the blob's: the sum follows the area. */
+    if (dmeta->intensity)
+      dmeta->intensity[i].sum = (guint64) llround ((gdouble)
+          dmeta->intensity[i].sum / area * b->area);
     b->x0 += r->x;
     b->x1 += r->x;
     b->y0 += r->y;
@@ -546,3 +556,4 @@ gst_ccl_blob_meta_get_value_bytes (const GstCclBlobMeta * meta,
 
   return as_bytes (meta->values, sizeof (guint32), meta->n_blobs, n_bytes);
 }
+

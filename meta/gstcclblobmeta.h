@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * application built against another layout finds no meta instead of
  * misreading it. Bumped with every layout change (docs/abi.md; tests/abi
  * fails when a layout changed and this did not). */
-#define GST_CCL_BLOB_META_ABI_VERSION 4
+#define GST_CCL_BLOB_META_ABI_VERSION 5
 
 /**
  * GstCclBlob:
@@ -44,6 +44,21 @@ typedef struct {
   guint16 x0, y0, x1, y1;
   guint64 sum_x, sum_y;
 } GstCclBlob;
+
+/**
+ * GstCclBlobIntensity:
+ * @sum: sum of the blob's samples (the values the threshold was applied
+ *   to: the luma, the gray level or the channel property's channel)
+ * @min: the smallest of them
+ * @max: the largest of them
+ *
+ * A blob's intensity, measured when the element's measure-intensity
+ * property is on. Mean: @sum / area.
+ */
+typedef struct {
+  guint64 sum;
+  guint32 min, max;
+} GstCclBlobIntensity;
 
 /**
  * GstCclBlobMeta:
@@ -69,6 +84,8 @@ typedef struct {
  *   largest blobs); @n_blobs when none was left out
  * @source: (nullable): the name of the element that attached the table
  *   (gst_ccl_blob_meta_get_source()), %NULL when not known
+ * @intensity: (array length=n_blobs) (nullable): each blob's intensity
+ *   (measure-intensity=true); %NULL when not measured
  *
  * The whole blob table of one frame. gst_ccl_blob_meta_get_track_id() and
  * gst_ccl_blob_meta_get_value() read the optional arrays. A buffer that
@@ -91,6 +108,7 @@ typedef struct {
   guint64 tracking_ns;
   guint n_roi_metas;
   gchar *source;
+  GstCclBlobIntensity *intensity;
 } GstCclBlobMeta;
 
 GST_CCL_BLOB_META_EXPORT
@@ -128,6 +146,18 @@ GST_CCL_BLOB_META_EXPORT
 GstCclBlobMeta *gst_buffer_add_ccl_blob_meta (GstBuffer * buffer,
     guint width, guint height, const GstCclBlob * blobs,
     const guint32 * track_ids, const guint32 * values, guint n_blobs);
+
+GST_CCL_BLOB_META_EXPORT
+gboolean gst_ccl_blob_meta_set_intensity (GstCclBlobMeta * meta,
+    const GstCclBlobIntensity * intensity);
+
+GST_CCL_BLOB_META_EXPORT
+const GstCclBlobIntensity *gst_ccl_blob_meta_get_intensity (
+    const GstCclBlobMeta * meta, guint index);
+
+GST_CCL_BLOB_META_EXPORT
+const guint8 *gst_ccl_blob_meta_get_intensity_bytes (
+    const GstCclBlobMeta * meta, gsize * n_bytes);
 
 GST_CCL_BLOB_META_EXPORT
 const GstCclBlob *gst_ccl_blob_meta_get_blob (const GstCclBlobMeta * meta,

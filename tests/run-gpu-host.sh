@@ -149,6 +149,12 @@ for group in "$@"; do
     # wall time), 1080p and 4K.
     step motion-bench 240 "$build/bench/gpuccl-motion-bench" \
       --backend cuda,cpu --frames 200
+    # Issue 27: region, mask and blob intensities beside the default
+    # path, on the objects (3 blobs) and the texture (~10 000 blobs).
+    step options-bench 200 "$build/bench/gpuccl-options-bench" \
+      --backend cuda,cpu --frames 200
+    step options-bench-dense 200 "$build/bench/gpuccl-options-bench" \
+      --backend cuda,cpu --frames 200 --threshold 140 --no-invert
     step track-share 200 "$build/bench/gpucclblob-pipeline-bench" \
       --backends cuda,cpu --sizes 1080p --formats GRAY8 --draw none \
       --blobs 1000 --scene lattice --track-share --repeat 7 --seconds 0.5 \

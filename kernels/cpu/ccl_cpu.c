@@ -36,12 +36,6 @@
 #include <emmintrin.h>
 #endif
 
-/* Image sides are at most GPUCCL_MAX_SIDE (16384), so run ends fit 16 bits. */
-typedef struct {
-  uint16_t start, end; /* inclusive */
-  uint32_t label;      /* provisional label when the run was found */
-} Run;
-
 /* Features of the runs that opened or joined one provisional label. */
 typedef struct {
   uint64_t area, sum_x, sum_y;
@@ -328,6 +322,8 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
         gpuccl_cpu_motion_bits(row, y, width, b, s->bits);
       else
         row_to_bits(row, width, b, s->bits);
+      if (b->mask)
+        gpuccl_cpu_mask_bits(b, y, width, s->bits);
       n_cur = extract_runs(s->bits, words, cur);
     }
 
@@ -486,6 +482,7 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
       .off_g = image->offset_g,
       .off_b = image->offset_b,
       .motion = gpuccl_motion_of(params),
+      .mask = params->mask ? params->mask->data : NULL,
   };
   if (image->format == GPUCCL_PIXEL_PACKED4) {
     switch (params->channel) {
@@ -508,7 +505,8 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
   }
 
   uint32_t n_prov =
-      label_runs(s, image, &b, params->connectivity, params->want_labels, error);
+      label_runs(s, image, &b, params->connectivity,
+                 params->want_labels || params->want_intensity, error);
   if (n_prov == 0)
     return error ? error->status : GPUCCL_ERROR_OUT_OF_MEMORY;
   uint32_t n = resolve(s, n_prov);
@@ -523,6 +521,10 @@ static GpucclStatus cpu_process(GpucclContext *ctx, const GpucclImage *image,
     return GPUCCL_ERROR_OUT_OF_MEMORY;
   uint32_t *values = segments ? s->values : NULL;
   size_t kept = gpuccl_select_blobs(s->blobs, values, n, params, s->scratch);
+  const KeptRuns runs = {s->runs, s->row_start, s->parent, n_prov};
+  if (params->want_intensity &&
+      gpuccl_cpu_intensity(ctx, image, &b, &runs, s->blobs, kept, error))
+    return error ? error->status : GPUCCL_ERROR_OUT_OF_MEMORY;
 
   if (params->want_labels) {
     size_t pixels = (size_t)image->width * image->height;
@@ -636,4 +638,5 @@ const GpucclBackendOps gpuccl_cpu_ops = {
     .host_free = cpu_host_free,
     .model_alloc = cpu_model_alloc,
     .model_free = cpu_model_free,
+    .mask_copy = gpuccl_cpu_mask_copy,
 };

@@ -23,7 +23,15 @@ typedef struct {
   /* Binarisation by motion: the difference from this model is
    * thresholded (motion_cpu.c); NULL: the sample. */
   const GpucclMotion *motion;
+  /* A mask's bytes (stride = width): 0 is never foreground; NULL: none. */
+  const uint8_t *mask;
 } Binarizer;
+
+/* Image sides are at most GPUCCL_MAX_SIDE (16384), so run ends fit 16 bits. */
+typedef struct {
+  uint16_t start, end; /* inclusive */
+  uint32_t label;      /* provisional label when the run was found */
+} Run;
 
 /* The sample at x; in segments mode a PACKED4 pixel's whole colour
  * 0xRRGGBB (gpuccl.h). */
@@ -62,6 +70,31 @@ void gpuccl_cpu_motion_bits(const uint8_t *row, int y, int width,
                             const Binarizer *b, uint64_t *bits);
 void gpuccl_cpu_motion_histogram(const GpucclImage *image, const Binarizer *b,
                                  uint32_t hist[256]);
+
+/* The CPU backend's mask_copy (backend.h). */
+GpucclStatus gpuccl_cpu_mask_copy(GpucclContext *ctx, void *dst,
+                                  const GpucclImage *picture,
+                                  GpucclError *error);
+
+/* Clears the bits of row y whose mask byte is 0 (intensity_cpu.c). */
+void gpuccl_cpu_mask_bits(const Binarizer *b, int y, int width,
+                          uint64_t *bits);
+
+/* The runs pass 1 kept (row y's at row_start[y]..row_start[y + 1]),
+ * provisional labels 1..n_provisional - 1 and their final ones
+ * parent[label]: each blob's sample sum, min and max into
+ * ctx->intensity, one entry per blob of blobs (intensity_cpu.c). */
+typedef struct {
+  const Run *runs;
+  const uint32_t *row_start;
+  const uint32_t *parent;
+  uint32_t n_provisional;
+} KeptRuns;
+GpucclStatus gpuccl_cpu_intensity(GpucclContext *ctx,
+                                  const GpucclImage *image,
+                                  const Binarizer *b, const KeptRuns *kept,
+                                  const GpucclBlob *blobs, size_t n_blobs,
+                                  GpucclError *error);
 
 #ifdef __cplusplus
 }

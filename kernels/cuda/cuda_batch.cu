@@ -25,7 +25,8 @@ struct BatchItemKey {
 };
 
 /* Where the header and the first `fetched` blobs of one image go: the
- * context's pinned buffers, which kernels write in place (mapped). */
+ * context's pinned buffers, which kernels write in place (pinned memory is
+ * mapped at the same address under unified addressing). */
 struct ResultCopy {
   const uint32_t *header;
   uint32_t *header_h;
@@ -294,8 +295,8 @@ static bool same_cuda_context(const CudaCtx *a, const CudaCtx *b)
 }
 
 /* Group g's images (those of its first image's CUDA context): frames
- * outside the graph (segments, HYBRID3, query points) one by one, the
- * others planned. */
+ * outside the graph (segments, HYBRID3, query points, intensities) one by
+ * one, the others planned. */
 static GpucclStatus plan_group(Batch &b, size_t g, GpucclError *error)
 {
   CudaCtx *const lead = cuda_ctx(b.contexts[b.firsts[g]]);
@@ -308,8 +309,7 @@ static GpucclStatus plan_group(Batch &b, size_t g, GpucclError *error)
     if (i < b.firsts[g] || !same_cuda_context(c, lead))
       continue;
     const GpucclParams *params = b.params[i];
-    const bool queries = params->nearest && params->nearest->n;
-    const bool graphed = runs_as_graph(c, params) && !queries;
+    const bool graphed = runs_in_batch(c, params);
     GpucclStatus st =
         graphed ? plan_item(lead, c, &b.images[i], params, &b.plans[i],
                             &keys[i], error)

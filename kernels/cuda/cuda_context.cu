@@ -435,6 +435,7 @@ static void close_ctx(CudaCtx *c)
   free_queries(c);
   dev_free(c->labels_d);
   pinned_free(c->labels_h);
+  dev_free(c->intensity_d);
   dev_free(c->hist);
   dev_free(c->d_threshold);
   dev_free(c->header);
@@ -575,5 +576,5 @@ extern "C" const GpucclBackendOps gpuccl_cuda_ops = {
     GPUCCL_BACKEND_CUDA, cuda_open,          cuda_close,
     cuda_process,        cuda_draw,          cuda_process_draw,
     cuda_process_batch,  cuda_host_alloc,    cuda_host_free,
-    cuda_model_alloc,    cuda_model_free,
+    cuda_model_alloc,    cuda_model_free,    cuda_mask_copy,
 };

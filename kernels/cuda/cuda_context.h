@@ -115,6 +115,9 @@ struct CudaCtx {
   size_t input_bytes;
   uint32_t *labels_d, *labels_h;
   size_t labels_n;
+  /* want_intensity: per component (mask_intensity.cu). */
+  GpucclBlobIntensity *intensity_d;
+  size_t intensity_cap;
 
   /* max_blobs selection, allocated at first use for the size. */
   uint64_t *keys, *keys_sorted;
@@ -207,8 +210,11 @@ struct FramePlan {
 GpucclStatus plan_frame(CudaCtx *c, const GpucclImage *image,
                         const GpucclParams *params, FramePlan *plan,
                         GpucclError *error);
-/* Whether the frame's kernels are captured as a CUDA graph. */
+/* Whether the frame's kernels are captured as a CUDA graph, and whether
+ * they join a batch's graph (not with query points or intensities, which
+ * work after the table's download). */
 bool runs_as_graph(const CudaCtx *c, const GpucclParams *params);
+bool runs_in_batch(const CudaCtx *c, const GpucclParams *params);
 GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
                       const GpucclParams *params);
 /* Same kernels in the same order, with the same launch shapes. */
@@ -227,6 +233,10 @@ GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
                            const GpucclParams *params,
                            const GpucclOverlay *overlay, GpucclResult *result,
                            GpucclError *error);
+/* segment_frame.cu: a segments-mode frame's kernels (it syncs once to
+ * size its component buffers). */
+GpucclStatus enqueue_segments(CudaCtx *c, const Ha4Frame &f,
+                              const GpucclParams *params, GpucclError *error);
 /* cuda_batch.cu */
 GpucclStatus cuda_process_batch(GpucclContext *const *contexts,
                                 const GpucclImage *images,
@@ -244,6 +254,14 @@ GpucclStatus cuda_process_draw(GpucclContext *ctx, const GpucclImage *image,
                                const GpucclParams *params,
                                const GpucclOverlay *overlay,
                                GpucclResult *result, GpucclError *error);
+/* mask_intensity.cu: a mask's upload (the ops' mask_copy), and after a
+ * frame's sync the intensities of its result's blobs from the label image
+ * on the device (labels_d, written when want_intensity). */
+GpucclStatus cuda_mask_copy(GpucclContext *ctx, void *dst,
+                            const GpucclImage *picture, GpucclError *error);
+GpucclStatus cuda_measure_intensity(GpucclContext *ctx, CudaCtx *c,
+                                    const GpucclResult *result,
+                                    GpucclError *error);
 void *cuda_host_alloc(GpucclContext *ctx, size_t size, GpucclMemory memory,
                       GpucclError *error);
 void cuda_host_free(GpucclContext *ctx, void *ptr);

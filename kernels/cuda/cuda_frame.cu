@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One frame of the CUDA backend (cuda_context.h): where the image is read,
  * the kernel sequence (a labeler and the tiled tail, as one CUDA graph;
- * segments mode: Stava and Benes and the segment tail), what is done with
- * the blob table (cuda_table.cu) and the one sync, and overlays. */
+ * segments mode: segment_frame.cu), what is done with the blob table
+ * (cuda_table.cu) and the one sync, and overlays. A plain graphed frame
+ * runs as a batch of one (cuda_batch.cu). */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-#include <cub/device/device_scan.cuh>
-
 #include "cuda_context.h"
 #include "cuda_internal.h"
 #include "host_memory.h"
+
+/* Whether tile labeling writes the label image on the device: asked
+ * for, or read there by the intensities (mask_intensity.cu). */
+static bool device_labels(const GpucclParams *params)
+{
+  return params->want_labels || params->want_intensity;
+}
 
 static size_t pixel_bytes(GpucclPixelFormat f)
 {
@@ -57,78 +63,6 @@ static GpucclStatus place_input(CudaCtx *c, const GpucclImage *image,
   return GPUCCL_OK;
 }
 
-/* Segments mode (Stava and Benes, forest_kernels.h): the labeling and the
- * segment tail up to the component count (offset[n_words]). */
-static GpucclStatus enqueue_segment_labeling(CudaCtx *c, const Ha4Frame &f,
-                                             const GpucclParams *params,
-                                             GpucclError *error)
-{
-  LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
-                                       c->stream),
-         "labeling");
-  LAUNCH(ha4_launch_root_flags(f, c->rootmask, c->count, c->stream),
-         "root flags");
-  size_t bytes = c->temp_bytes;
-  LAUNCH(cub::DeviceScan::ExclusiveSum(c->temp, bytes, c->count, c->offset,
-                                       (int)(c->n_words + 1), c->stream),
-         "id scan");
-  return GPUCCL_OK;
-}
-
-/* The rest of a segments frame: values, features, labels, blob table. */
-static GpucclStatus enqueue_segment_analysis(CudaCtx *c, const Ha4Frame &f,
-                                             const GpucclParams *params,
-                                             GpucclError *error)
-{
-  LAUNCH(forest_launch_segment_values(f, c->offset, c->rootmask,
-                                      c->feat.value, c->stream),
-         "segment values");
-  LAUNCH(ha4_launch_features(f, c->offset, c->rootmask, c->feat, c->stream),
-         "features");
-  if (params->want_labels)
-    LAUNCH(ha4_launch_relabeling(f, c->offset, c->rootmask, c->labels_d,
-                                 c->stream),
-           "relabeling");
-  const uint32_t *n_components = c->offset + c->n_words;
-  LAUNCH(ha4_launch_blob_count(n_components, c->feat, params->min_area,
-                               params->max_area, c->tile_count, c->n_tiles,
-                               c->sm_count, c->stream),
-         "blob count");
-  size_t bytes = c->tile_temp_bytes;
-  LAUNCH(cub::DeviceScan::ExclusiveSum(c->tile_temp, bytes, c->tile_count,
-                                       c->tile_offset, c->n_tiles + 1,
-                                       c->stream),
-         "blob scan");
-  LAUNCH(ha4_launch_blob_scatter(f, n_components, c->feat, params->min_area,
-                                 params->max_area, c->tile_offset, c->n_tiles,
-                                 c->out, c->header, c->sm_count, c->stream),
-         "blob scatter");
-  return GPUCCL_OK;
-}
-
-/* Segments mode can have a component per pixel (a 2 x 2 tiling of four
- * values), ~100 bytes each for features and table: 420 MB at 2048 x 2048
- * where a class map has a few hundred. So its frame stops after the id
- * scan, reads the count and sizes the component buffers for it; hence
- * never a graph. */
-static GpucclStatus enqueue_segments(CudaCtx *c, const Ha4Frame &f,
-                                     const GpucclParams *params,
-                                     GpucclError *error)
-{
-  GpucclStatus st = enqueue_segment_labeling(c, f, params, error);
-  if (st != GPUCCL_OK)
-    return st;
-  LAUNCH(cudaMemcpyAsync(c->header_h, c->offset + c->n_words,
-                         sizeof(uint32_t), cudaMemcpyDeviceToHost, c->stream),
-         "component count download");
-  CK(cudaStreamSynchronize(c->stream), "component count");
-  st = ensure_components(c, c->header_h[0], error);
-  if (st == GPUCCL_OK && c->dirty)
-    st = clear_features(c, error);
-  return st != GPUCCL_OK ? st
-                         : enqueue_segment_analysis(c, f, params, error);
-}
-
 /* A binary frame's kernels, in order, on the context's stream: Otsu, the
  * labeler (tile labeling for HA4, or a forest labeler and the adapter),
  * the tiled tail. */
@@ -139,7 +73,7 @@ GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
   if (f.d_threshold)
     LAUNCH(ha4_launch_otsu(f, c->hist, c->d_threshold, c->sm_count, c->stream),
            "Otsu threshold");
-  uint32_t *labels = params->want_labels ? c->labels_d : nullptr;
+  uint32_t *labels = device_labels(params) ? c->labels_d : nullptr;
   if (!gpuccl_forest_algorithm(params->algorithm)) {
     LAUNCH(tile::enqueue_frame(c->tiled, c->tf, labels, c->stream),
            "tiled HA4");
@@ -162,7 +96,7 @@ GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
   memset(&k, 0, sizeof k);
   k.f = f;
   k.algorithm = params->algorithm;
-  k.want_labels = params->want_labels;
+  k.want_labels = device_labels(params);
   k.labels_d = c->labels_d;
   k.forest_ws = c->forest_ws;
   memcpy(&k.tf, &c->tf, sizeof k.tf);
@@ -285,7 +219,8 @@ static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
   im.motion = f.motion;
   /* With the label image, tile labeling binarises every tile twice: only
    * the second pass learns (tiled_frame.cu), so both see one model. */
-  im.motion_learns = !params->want_labels;
+  im.motion_learns = !device_labels(params);
+  im.mask = params->mask ? params->mask->data : nullptr;
   tf.filter.min_area = (uint32_t)(params->min_area < UINT32_MAX
                                       ? params->min_area
                                       : UINT32_MAX);
@@ -351,7 +286,7 @@ static GpucclStatus ensure_frame_buffers(CudaCtx *c, const GpucclImage *image,
   GpucclStatus st = params->mode == GPUCCL_MODE_SEGMENTS
                         ? ensure_segments(c, w, h, error)
                         : ensure_tiled(c, w, h, error);
-  if (st == GPUCCL_OK && params->want_labels)
+  if (st == GPUCCL_OK && device_labels(params))
     st = ensure_labels(c, (size_t)w * h, error);
   if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
     st = ensure_forest(c, params, w, h, error);
@@ -482,6 +417,13 @@ GpucclStatus plan_frame(CudaCtx *c, const GpucclImage *image,
                             "runs in the tiled HA4 pipeline only (algorithm "
                             "DEFAULT, HA4 or HA4_64), not algorithm %d",
                             (int)params->algorithm);
+  if (st == GPUCCL_OK && (params->mask || params->want_intensity) &&
+      gpuccl_forest_algorithm(params->algorithm))
+    return gpuccl_set_error(error, GPUCCL_ERROR_UNSUPPORTED,
+                            "a mask and blob intensities run in the tiled "
+                            "HA4 pipeline only (algorithm DEFAULT, HA4 or "
+                            "HA4_64), not algorithm %d",
+                            (int)params->algorithm);
   if (st == GPUCCL_OK)
     st = ensure_frame_buffers(c, image, params, error);
   if (st == GPUCCL_OK)
@@ -495,6 +437,12 @@ bool runs_as_graph(const CudaCtx *c, const GpucclParams *params)
 {
   return c->use_graph && params->mode != GPUCCL_MODE_SEGMENTS &&
          params->algorithm != GPUCCL_ALGORITHM_HYBRID3;
+}
+
+bool runs_in_batch(const CudaCtx *c, const GpucclParams *params)
+{
+  const bool queries = params->nearest && params->nearest->n;
+  return runs_as_graph(c, params) && !queries && !params->want_intensity;
 }
 
 /* One frame, and its overlay when not NULL: boxes and crosses into a
@@ -535,6 +483,8 @@ GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
     return st;
   c->timed = true;
   st = fill_result(c, image, params, fetched, result, error);
+  if (st == GPUCCL_OK && params->want_intensity)
+    st = cuda_measure_intensity(ctx, c, result, error);
   if (st != GPUCCL_OK || !overlay || draw_beside)
     return st;
   const GpucclCudaDrawEnv env = draw_env(c);
@@ -573,7 +523,7 @@ GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
                           params, error);
 }
 
-/* A frame that runs as a graph without query points is a batch of one
+/* A frame that runs in a batch (runs_in_batch) is a batch of one
  * (cuda_batch.cu): its header and first blobs come back by a small kernel
  * in the graph rather than two copies after it. result is ctx->last,
  * where the batch leaves it. */
@@ -582,8 +532,7 @@ GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,
                           GpucclError *error)
 {
   const CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
-  const bool queries = params->nearest && params->nearest->n;
-  if (result == &ctx->last && runs_as_graph(c, params) && !queries) {
+  if (result == &ctx->last && runs_in_batch(c, params)) {
     size_t failed = 0;
     return cuda_process_batch(&ctx, image, &params, 1, &failed, error);
   }

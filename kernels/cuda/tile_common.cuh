@@ -63,6 +63,8 @@ struct Image {
    * writes the learned model (tile_samples.cuh). */
   GpucclMotion motion;
   bool motion_learns;
+  /* A mask (width bytes a row): 0 is never foreground; NULL: none. */
+  const uint8_t *mask;
 };
 
 /* Pieces that touch a seam, struct of arrays, Shape::OPEN_CAP slots per tile:

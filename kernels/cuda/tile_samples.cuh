@@ -114,8 +114,8 @@ __device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
  * image on 16-byte boundaries take two vector loads; the rest (image edge,
  * odd strides, 16-bit and packed samples) go sample by sample. */
 template <GpucclPixelFormat FMT>
-__device__ __forceinline__ uint32_t load_word(const Image &im, unsigned thr,
-                                              int x, int y)
+__device__ __forceinline__ uint32_t threshold_word(const Image &im,
+                                                   unsigned thr, int x, int y)
 {
   if (y >= im.height || x >= im.width)
     return 0;
@@ -139,6 +139,37 @@ __device__ __forceinline__ uint32_t load_word(const Image &im, unsigned thr,
   for (int i = 0; i < n; i++)
     m |= (uint32_t)((sample_at<FMT>(im, row, x + i) > thr) != im.invert) << i;
   return m;
+}
+
+/* The bits of pixels x .. x + 31 of row y whose mask byte is not 0
+ * (inside the image): 4 bytes at a time where the word lies whole and
+ * aligned in the mask, the carry trick of bits_of_bytes counting a byte
+ * as set when it is above 0. */
+__device__ __forceinline__ uint32_t mask_word(const Image &im, int x, int y)
+{
+  const uint8_t *m = im.mask + (size_t)y * im.width + x;
+  uint32_t bits = 0;
+  if (x + 32 <= im.width && (reinterpret_cast<uintptr_t>(m) & 3) == 0) {
+    const uint32_t *w = reinterpret_cast<const uint32_t *>(m);
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+      bits |= bits_of_bytes(__ldg(w + j), 0xffffffffu, 0u) << (4 * j);
+    return bits;
+  }
+  const int n = min(32, im.width - x);
+  for (int i = 0; i < n; i++)
+    bits |= (uint32_t)(m[i] != 0) << i;
+  return bits;
+}
+
+/* The foreground bits of pixels x .. x + 31 of row y: the binarisation's,
+ * and with a mask only where it is not 0. */
+template <GpucclPixelFormat FMT>
+__device__ __forceinline__ uint32_t load_word(const Image &im, unsigned thr,
+                                              int x, int y)
+{
+  const uint32_t bits = threshold_word<FMT>(im, thr, x, y);
+  return im.mask && bits ? bits & mask_word(im, x, y) : bits;
 }
 
 } /* namespace tile */

@@ -41,7 +41,7 @@ static void fill(Layout *l)
   LAYOUT_ENUM(l, GpucclVolumeAlgorithm);
   LAYOUT_VALUE(l, GPUCCL_VOLUME_BKE);
   LAYOUT_ENUM(l, GpucclTrackEndReason);
-  LAYOUT_VALUE(l, GPUCCL_TRACK_CAPPED);
+  LAYOUT_VALUE(l, GPUCCL_TRACK_FINISHED);
   LAYOUT_ENUM(l, GpucclBackgroundMode);
   LAYOUT_VALUE(l, GPUCCL_BACKGROUND_DIFFERENCE);
 
@@ -83,6 +83,13 @@ static void fill(Layout *l)
   LAYOUT_FIELD(l, GpucclParams, mode);
   LAYOUT_FIELD(l, GpucclParams, nearest);
   LAYOUT_FIELD(l, GpucclParams, background);
+  LAYOUT_FIELD(l, GpucclParams, mask);
+  LAYOUT_FIELD(l, GpucclParams, want_intensity);
+
+  LAYOUT_STRUCT(l, GpucclBlobIntensity);
+  LAYOUT_FIELD(l, GpucclBlobIntensity, sum);
+  LAYOUT_FIELD(l, GpucclBlobIntensity, min);
+  LAYOUT_FIELD(l, GpucclBlobIntensity, max);
 
   LAYOUT_STRUCT(l, GpucclBackgroundParams);
   LAYOUT_FIELD(l, GpucclBackgroundParams, mode);

@@ -31,6 +31,12 @@ static void fill(Layout *l)
   LAYOUT_FIELD(l, GstCclBlobMeta, tracking_ns);
   LAYOUT_FIELD(l, GstCclBlobMeta, n_roi_metas);
   LAYOUT_FIELD(l, GstCclBlobMeta, source);
+  LAYOUT_FIELD(l, GstCclBlobMeta, intensity);
+
+  LAYOUT_STRUCT(l, GstCclBlobIntensity);
+  LAYOUT_FIELD(l, GstCclBlobIntensity, sum);
+  LAYOUT_FIELD(l, GstCclBlobIntensity, min);
+  LAYOUT_FIELD(l, GstCclBlobIntensity, max);
 }
 
 int main(int argc, char **argv)

@@ -398,4 +398,8 @@ element_assert_same_blobs (GstBuffer * a, GstBuffer * b, const gchar * what)
         gst_ccl_blob_meta_get_value (ma, i) ==
         gst_ccl_blob_meta_get_value (mb, i), "%s: blob %u's track id or "
         "value differs", what, i);
+  fail_unless ((ma->intensity == NULL) == (mb->intensity == NULL) &&
+      (!ma->intensity || memcmp (ma->intensity, mb->intensity,
+              ma->n_blobs * sizeof *ma->intensity) == 0),
+      "%s: intensities differ", what);
 }

@@ -41,7 +41,7 @@ failed=0 skipped=0 total=0
 # cuda-stream-order needs GStreamer >= 1.24, the .gpu-host13 bundle, and
 # skips on 1.22).
 # ELEMENT_TESTS="lifecycle cuda-memory ..." runs only those.
-tests="meta lifecycle draw segments roi-cap pipelines crop-scale stream region track-events motion"
+tests="meta lifecycle draw segments roi-cap pipelines crop-scale stream region track-events motion batch"
 for t in cuda-caps cuda-memory cuda-pipeline cuda-stream-order; do
   [ -x "$build/tests/element/test-element-$t" ] && tests="$tests $t"
 done

@@ -127,6 +127,31 @@ GST_START_TEST (test_same_as_system_memory)
 
 GST_END_TEST;
 
+/* region on CUDA memory: the window's pointers moved on the device, the
+ * table moved back into the frame; blobs inside the region (cut by its
+ * edges too), with the overlays and the intensities measured on the
+ * device, as in system memory (itself checked against OpenCV by
+ * element-region and python-mask). */
+GST_START_TEST (test_region_in_cuda_memory)
+{
+  static const gchar *props[] = {
+    "region=<13,7,50,40>",
+    "region=<14,8,61,33> draw=boxes+centroids measure-intensity=true",
+    "region=<0,20,97,41> connectivity=4 measure-intensity=true "
+        "draw=labels",
+  };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_BGRx
+  };
+
+  for (gsize f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (gsize p = 0; p < G_N_ELEMENTS (props); p++)
+      compare_paths (formats[f], props[p], element_cuda_ctx,
+          element_cuda_ctx, ARRIVES_ALONE, 900 + 10 * f + p);
+}
+
+GST_END_TEST;
+
 /* Memory of another GstCudaContext than the one the element shares (an
  * upstream that did not share): labeled in its own context. */
 GST_START_TEST (test_memory_of_another_context)
@@ -463,6 +488,7 @@ cuda_memory_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_same_as_system_memory);
   tcase_add_test (tc, test_memory_of_another_context);
+  tcase_add_test (tc, test_region_in_cuda_memory);
   tcase_add_test (tc, test_memory_on_another_gpu);
   tcase_add_test (tc, test_gpu_changes_at_renegotiation);
   tcase_add_test (tc, test_without_video_meta);

@@ -9,6 +9,10 @@
  * changes, overlays, and bad values. */
 #include "element_common.h"
 
+#include <gst/app/gstappsrc.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
 #define W 64
 #define H 48
 
@@ -295,6 +299,108 @@ GST_START_TEST (test_region_bad_values)
 
 GST_END_TEST;
 
+/* mask (W x H, stride W) as a GRAY8 PNG at path, written by GStreamer. */
+static void
+write_png (const gchar * path, const guint8 * mask)
+{
+  gchar *desc = g_strdup_printf ("appsrc name=src caps=video/x-raw,"
+      "format=GRAY8,width=%d,height=%d,framerate=0/1 ! pngenc ! filesink "
+      "location=\"%s\"", W, H, path);
+  GstElement *p = gst_parse_launch (desc, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstMessage *msg;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W, H);
+  buf = element_make_frame (&info, mask, "luma", 0);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  fail_unless (gst_app_src_push_buffer (GST_APP_SRC (src), buf) ==
+      GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (p), 5 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (p);
+  g_free (desc);
+}
+
+/* mask-location: a PNG mask, alone and with a region (the oracle on the
+ * levels zeroed where the mask is 0 and outside the region); then a mask
+ * of another size is an element error naming both sizes. */
+GST_START_TEST (test_mask_file)
+{
+  gchar *dir = g_dir_make_tmp ("gpucclblob-mask-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "mask.png", NULL);
+  guint8 *levels = element_levels_random (W, H, 0.5, 2, 11);
+  guint8 *mask = g_malloc ((gsize) W * H);
+  GstVideoInfo info;
+
+  for (gint i = 0; i < W * H; i++)
+    mask[i] = (i % W) / 8 % 3 == 1 || (i / W) / 5 % 4 == 2 ? 0 : 200;
+  write_png (path, mask);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W, H);
+  for (gint with_region = 0; with_region < 2; with_region++) {
+    gchar *props = g_strdup_printf ("mask-location=\"%s\" %s", path,
+        with_region ? "region=<7,5,40,30>" : "");
+    GstHarness *h = element_harness_new (props);
+    guint8 *m = with_region ? masked (levels, W, H, 7, 5, 47, 35) :
+        g_memdup2 (levels, (gsize) W * H);
+    Expected e;
+    GstBuffer *out;
+
+    for (gint i = 0; i < W * H; i++)
+      m[i] = mask[i] ? m[i] : 0;
+    gst_harness_set_src_caps (h, element_caps (GST_VIDEO_FORMAT_GRAY8, W,
+            H));
+    expected_compute (&e, m, W, H, 127, FALSE, 8);
+    fail_unless (e.n > 3, "the oracle finds %u blobs", e.n);
+    out = element_push_pull (h, element_make_frame (&info, levels, "luma",
+            12));
+    check_buffer_blobs (out, &e, NULL, 0);
+    gst_buffer_unref (out);
+    expected_clear (&e);
+    gst_harness_teardown (h);
+    g_free (m);
+    g_free (props);
+  }
+  {
+    gchar *props = g_strdup_printf ("mask-location=\"%s\"", path);
+    GstHarness *h = element_harness_new (props);
+    GstBus *bus = gst_bus_new ();
+    GstMessage *msg;
+    GError *err = NULL;
+
+    gst_element_set_bus (h->element, bus);
+    gst_harness_set_src_caps (h, element_caps (GST_VIDEO_FORMAT_GRAY8,
+            W + 2, H));
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W + 2, H);
+    gst_harness_push (h, gst_buffer_new_allocate (NULL, info.size, NULL));
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "no error for a mask of another size");
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (strstr (err->message, "64x48") && strstr (err->message,
+            "66x48"), "%s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    gst_element_set_bus (h->element, NULL);
+    gst_object_unref (bus);
+    gst_harness_teardown (h);
+    g_free (props);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (mask);
+  g_free (levels);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 static Suite *
 region_suite (void)
 {
@@ -308,6 +414,7 @@ region_suite (void)
   tcase_add_test (tc, test_region_overlays);
   tcase_add_test (tc, test_region_tracks);
   tcase_add_test (tc, test_region_bad_values);
+  tcase_add_test (tc, test_mask_file);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -222,6 +222,65 @@ GST_START_TEST (test_no_tracking_no_fields)
 
 GST_END_TEST;
 
+/* A source that ends by itself (videotestsrc num-buffers, a ball that
+ * is always in the picture): at EOS the ball's track gets its lost
+ * message, reason "end-of-stream", without a frame's times, before the
+ * pipeline's EOS; every track that appeared is lost exactly once. */
+GST_START_TEST (test_lost_at_eos)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=12 pattern=ball "
+      "! video/x-raw,format=GRAY8,width=96,height=72 ! gpucclblob "
+      "backend=%s threshold=100 track=true post-track-events=true "
+      "! fakesink", test_backend ());
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GHashTable *alive = g_hash_table_new (NULL, NULL);
+  guint at_eos = 0;
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL, "%s", desc);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+              GST_MESSAGE_ELEMENT | GST_MESSAGE_EOS | GST_MESSAGE_ERROR))) {
+    const GstStructure *s = gst_message_get_structure (msg);
+    guint id = 0;
+    guint64 frame = 0, last = 0;
+
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "an error");
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+      gst_message_unref (msg);
+      break;
+    }
+    gst_structure_get_uint (s, "track-id", &id);
+    if (gst_structure_has_name (s, "gpucclblob-track-appeared")) {
+      fail_unless (g_hash_table_add (alive, GUINT_TO_POINTER (id)));
+    } else if (gst_structure_has_name (s, "gpucclblob-track-lost")) {
+      fail_unless (g_hash_table_remove (alive, GUINT_TO_POINTER (id)),
+          "track %u lost twice or never appeared", id);
+      if (g_strcmp0 (gst_structure_get_string (s, "reason"),
+              "end-of-stream") == 0) {
+        at_eos++;
+        fail_unless (gst_structure_get_uint64 (s, "frame", &frame) &&
+            gst_structure_get_uint64 (s, "last-frame", &last));
+        fail_unless_equals_uint64 (frame, 11);
+        fail_unless_equals_uint64 (last, 11);
+        fail_if (gst_structure_has_field (s, "timestamp"));
+      }
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless (msg != NULL, "no EOS");
+  fail_unless (at_eos >= 1, "no track lost at the end of the stream");
+  fail_unless_equals_int (g_hash_table_size (alive), 0);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_hash_table_unref (alive);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 static Suite *
 track_events_suite (void)
 {
@@ -231,6 +290,7 @@ track_events_suite (void)
   tcase_add_test (tc, test_events_posted);
   tcase_add_test (tc, test_events_off_by_default);
   tcase_add_test (tc, test_no_tracking_no_fields);
+  tcase_add_test (tc, test_lost_at_eos);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -13,8 +13,10 @@ over the blobs):
 Columns: the C record GstCclBlob (id, area, x0, y0, x1, y1: inclusive box,
 sum_x, sum_y), read with the layout the typelib gives, then cx, cy
 (centroid), track_id and value (from the meta's optional arrays: 0 and 1
-where the meta has none). meta.blobs, meta.track_ids and meta.values are
-NumPy arrays too. A meta (and a blob from get_blob()) keeps its buffer
+where the meta has none), and intensity_sum, intensity_min, intensity_max,
+intensity_mean (measure-intensity=true; 0 where the meta has none).
+meta.blobs, meta.track_ids, meta.values and meta.intensity are NumPy
+arrays too. A meta (and a blob from get_blob()) keeps its buffer
 alive. NumPy is imported on first use only.
 """
 from ..module import get_introspection_module
@@ -31,6 +33,11 @@ _NUMPY_CODES = {
 }
 _record_dtype = None
 _table_dtype = None
+# GstCclBlobIntensity, as gstcclblobmeta.h lays it out (checked by
+# tests/abi).
+INTENSITY_DTYPE = {"names": ["sum", "min", "max"],
+                   "formats": ["=u8", "=u4", "=u4"],
+                   "offsets": [0, 8, 12], "itemsize": 16}
 
 
 def record_dtype():
@@ -52,24 +59,26 @@ def record_dtype():
 
 def table_dtype():
     """The NumPy dtype of a row of CclBlobMeta.table(): the GstCclBlob
-    record as it is, then cx, cy, track_id and value."""
+    record as it is, then cx, cy, track_id, value and the intensity."""
     global _table_dtype
     if _table_dtype is None:
         import numpy
         rec = record_dtype()
         extra = [("cx", "=f8", 0), ("cy", "=f8", 8), ("track_id", "=u4", 16),
-                 ("value", "=u4", 20)]
+                 ("value", "=u4", 20), ("intensity_sum", "=u8", 24),
+                 ("intensity_min", "=u4", 32), ("intensity_max", "=u4", 36),
+                 ("intensity_mean", "=f8", 40)]
         _table_dtype = numpy.dtype({
             "names": list(rec.names) + [e[0] for e in extra],
             "formats": [rec.fields[n][0] for n in rec.names] + [e[1] for e in extra],
             "offsets": [rec.fields[n][1] for n in rec.names]
             + [rec.itemsize + e[2] for e in extra],
-            "itemsize": rec.itemsize + 24,
+            "itemsize": rec.itemsize + 48,
         })
     return _table_dtype
 
 
-__all__ += ["record_dtype", "table_dtype"]
+__all__ += ["record_dtype", "table_dtype", "INTENSITY_DTYPE"]
 
 
 def _table(self):
@@ -90,7 +99,24 @@ def _table(self):
     ids, values = self.get_track_id_bytes(), self.get_value_bytes()
     out["track_id"] = numpy.frombuffer(ids, dtype="=u4") if ids else 0
     out["value"] = numpy.frombuffer(values, dtype="=u4") if values else 1
+    intensity = _intensity(self)
+    for name in ("sum", "min", "max"):
+        out["intensity_" + name] = intensity[name] if intensity is not None \
+            else 0
+    if intensity is not None:
+        numpy.divide(out["intensity_sum"], area, out=out["intensity_mean"])
+    else:
+        out["intensity_mean"] = 0
     return out
+
+
+def _intensity(self):
+    """Each blob's intensity (fields sum, min, max), a NumPy structured
+    array (a copy), or None when the element did not measure it."""
+    import numpy
+    raw = self.get_intensity_bytes()
+    return numpy.frombuffer(raw, dtype=numpy.dtype(INTENSITY_DTYPE)).copy() \
+        if raw else None
 
 
 def _records(self):
@@ -124,6 +150,9 @@ GpucclBlob.CclBlobMeta.track_ids = property(
 GpucclBlob.CclBlobMeta.values = property(
     _column(GpucclBlob.CclBlobMeta.get_value_bytes),
     doc="each blob's value (uint32 array), None in mode=binary")
+GpucclBlob.CclBlobMeta.intensity = property(
+    _intensity, doc="each blob's intensity (sum, min, max), None unless "
+    "measure-intensity=true")
 
 
 # A meta lives inside its buffer, and a blob inside its meta: each Python

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* gpuccl-options-bench — what the region, a mask and blob intensities
+ * cost beside the default path (issue 27).
+ *
+ * Frames of tests/common/motion_scene.h (textured background, noise,
+ * three dark objects: threshold 30 with invert, the default, labels the
+ * objects; --threshold 140 without --invert the texture's bright spots,
+ * thousands of blobs) at each size, labeled per frame as:
+ *   default    the whole frame, nothing else: the baseline;
+ *   region     the central quarter (half the width and height), as the
+ *              element's region property passes it: the image pointer
+ *              moved to its corner, the frame's stride;
+ *   mask       a mask of the frame, zero on its left third and on every
+ *              other 64 x 64 block (gpuccl_mask_new once, before timing);
+ *   intensity  want_intensity: each blob's sum, min and max;
+ *   both       the mask and the intensities;
+ * on each backend asked for. Per option: the median per-frame time (host
+ * wall clock around gpuccl_process; CUDA: also the labeling kernels'
+ * device time, gpuccl_cuda_kernel_ms, which leaves out the intensity pass
+ * after them) and its ratio to default. The frames are in memory from
+ * gpuccl_host_alloc (pinned with CUDA): the CUDA wall time includes one
+ * upload a frame.
+ *
+ * Usage: gpuccl-options-bench [--sizes WxH[,WxH...]] [--frames N]
+ *                             [--backend cpu|cuda[,...]]
+ *                             [--threshold T [--no-invert]]
+ *   defaults: 1920x1080,3840x2160, 200 frames, cpu (and cuda when
+ *   usable), threshold 30 with invert. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
+#include "gpuccl.h"
+#include "motion_scene.h"
+#ifdef GPUCCL_HAVE_CUDA
+#include "cuda/cuda_internal.h" /* gpuccl_cuda_kernel_ms */
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RING 16 /* frames drawn once, cycled */
+#define WARM 5  /* untimed frames first */
+
+static int threshold = 30;
+static bool invert = true;
+
+typedef enum { OPT_DEFAULT, OPT_REGION, OPT_MASK, OPT_INTENSITY, OPT_BOTH,
+               N_OPTS } Option;
+static const char *const option_names[] = {"default", "region", "mask",
+                                           "intensity", "both"};
+
+static double now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -1.0;
+}
+
+typedef struct {
+  double wall_ms, kernel_ms, blobs;
+} Timing;
+
+/* The image of frame `data` for an option: the whole frame, or the
+ * central quarter. */
+static GpucclImage image_of(const uint8_t *data, int w, int h, Option opt)
+{
+  GpucclImage im = {.data = data, .width = w, .height = h,
+                    .stride = (size_t)w, .format = GPUCCL_PIXEL_U8};
+  if (opt == OPT_REGION) {
+    im.data = data + (size_t)(h / 4) * w + w / 4;
+    im.width = w / 2 > 0 ? w / 2 : 1;
+    im.height = h / 2 > 0 ? h / 2 : 1;
+  }
+  return im;
+}
+
+static int run_option(GpucclContext *ctx, uint8_t *const *ring, int w, int h,
+                      const GpucclMask *mask, Option opt, int n_frames,
+                      Timing *out)
+{
+  GpucclError err;
+  GpucclParams p;
+  gpuccl_params_init(&p);
+  p.threshold = threshold;
+  p.invert = invert;
+  p.mask = opt == OPT_MASK || opt == OPT_BOTH ? mask : NULL;
+  p.want_intensity = opt == OPT_INTENSITY || opt == OPT_BOTH;
+  double *wall = malloc(sizeof(double) * n_frames);
+  double *kern = malloc(sizeof(double) * n_frames);
+  double blobs = 0;
+  int status = 0;
+  for (int i = 0; i < WARM + n_frames; i++) {
+    const GpucclImage im = image_of(ring[i % RING], w, h, opt);
+    GpucclResult r;
+    const double t0 = now_ms();
+    if (gpuccl_process(ctx, &im, &p, &r, &err) != GPUCCL_OK) {
+      fprintf(stderr, "%s: %s\n", option_names[opt], err.message);
+      status = 1;
+      break;
+    }
+    const double t1 = now_ms();
+    if (i < WARM)
+      continue;
+    wall[i - WARM] = t1 - t0;
+    kern[i - WARM] = -1.0;
+#ifdef GPUCCL_HAVE_CUDA
+    kern[i - WARM] = gpuccl_cuda_kernel_ms(ctx);
+#endif
+    blobs += (double)r.n_blobs;
+  }
+  if (!status) {
+    out->wall_ms = median(wall, n_frames);
+    out->kernel_ms = median(kern, n_frames);
+    out->blobs = blobs / n_frames;
+  }
+  free(wall);
+  free(kern);
+  return status;
+}
+
+/* Zero on the left third and on every other 64 x 64 block. */
+static GpucclMask *make_mask(GpucclContext *ctx, int w, int h)
+{
+  uint8_t *m = malloc((size_t)w * h);
+  if (!m)
+    return NULL;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      m[(size_t)y * w + x] = x < w / 3 || ((x / 64 + y / 64) & 1) ? 0 : 255;
+  const GpucclImage pic = {.data = m, .width = w, .height = h,
+                           .stride = (size_t)w, .format = GPUCCL_PIXEL_U8};
+  GpucclError err;
+  GpucclMask *mask = gpuccl_mask_new(ctx, &pic, &err);
+  if (!mask)
+    fprintf(stderr, "mask: %s\n", err.message);
+  free(m);
+  return mask;
+}
+
+static void print_timing(int w, int h, GpucclBackend backend, Option opt,
+                         const Timing *t, const Timing *base)
+{
+  printf("%dx%d %-4s %-9s %8.3f ms/frame  x%.3f", w, h,
+         gpuccl_backend_name(backend), option_names[opt], t->wall_ms,
+         t->wall_ms / base->wall_ms);
+  if (t->kernel_ms >= 0)
+    printf("  kernels %8.4f ms  x%.3f", t->kernel_ms,
+           t->kernel_ms / base->kernel_ms);
+  printf("  %.1f blobs\n", t->blobs);
+}
+
+static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
+{
+  GpucclError err;
+  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
+  if (!ctx) {
+    printf("%dx%d %-4s: not available (%s)\n", w, h,
+           gpuccl_backend_name(backend), err.message);
+    return 0;
+  }
+  uint8_t *ring[RING] = {0};
+  int status = 0;
+  for (int k = 0; k < RING && !status; k++) {
+    ring[k] = gpuccl_host_alloc(ctx, (size_t)w * h, GPUCCL_MEMORY_COPY, &err);
+    if (!ring[k]) {
+      fprintf(stderr, "frames: %s\n", err.message);
+      status = 1;
+    } else {
+      motion_scene_frame(ring[k], (size_t)w, w, h, 40 + k);
+    }
+  }
+  GpucclMask *mask = status ? NULL : make_mask(ctx, w, h);
+  status = status || !mask;
+  Timing t[N_OPTS];
+  for (int o = 0; o < N_OPTS && !status; o++) {
+    status = run_option(ctx, ring, w, h, mask, (Option)o, n_frames, &t[o]);
+    if (!status)
+      print_timing(w, h, backend, (Option)o, &t[o], &t[0]);
+  }
+  gpuccl_mask_free(mask);
+  for (int k = 0; k < RING; k++)
+    gpuccl_host_free(ctx, ring[k]);
+  gpuccl_context_free(ctx);
+  return status;
+}
+
+int main(int argc, char **argv)
+{
+  const char *sizes = "1920x1080,3840x2160", *backends = NULL;
+  int n_frames = 200;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
+      sizes = argv[++i];
+    else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+      n_frames = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
+      backends = argv[++i];
+    else if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
+      threshold = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--no-invert"))
+      invert = false;
+    else {
+      fprintf(stderr, "usage: %s [--sizes WxH[,WxH...]] [--frames N] "
+                      "[--backend cpu|cuda[,...]] "
+                      "[--threshold T [--no-invert]]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+  if (n_frames < 1)
+    n_frames = 1;
+  const bool want_cuda = backends ? strstr(backends, "cuda") != NULL
+                                  : gpuccl_cuda_available(0, NULL);
+  const bool want_cpu = !backends || strstr(backends, "cpu") != NULL;
+  char *list = strdup(sizes);
+  int status = 0;
+  for (char *tok = strtok(list, ","); tok && !status; tok = strtok(NULL, ",")) {
+    int w, h;
+    if (sscanf(tok, "%dx%d", &w, &h) != 2 || w < 2 || h < 2 ||
+        w > GPUCCL_MAX_SIDE || h > GPUCCL_MAX_SIDE) {
+      fprintf(stderr, "bad size %s\n", tok);
+      status = 2;
+      break;
+    }
+    if (want_cpu)
+      status = bench_backend(GPUCCL_BACKEND_CPU, w, h, n_frames);
+    if (!status && want_cuda)
+      status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, n_frames);
+  }
+  free(list);
+  return status;
+}
