@@ -107,8 +107,8 @@ static bool reserve(void **buf, size_t *cap, size_t need, size_t elem,
 
 /* ---- binarization ------------------------------------------------------ */
 
-/* Bits of pixels [x, x + n) (n <= 64) of any format but PACKED4 luma,
- * one at a time; one loop per format so each compiles to straight-line
+/* Bits of pixels [x, x + n) (n <= 64) of U8 and U16 rows (PACKED4 rows:
+ * luma_cpu.c), one at a time; one loop per format so each compiles to straight-line
  * code. */
 static uint64_t bits_scalar(const uint8_t *row, int x, int n,
                             const Binarizer *b)
@@ -127,12 +127,8 @@ static uint64_t bits_scalar(const uint8_t *row, int x, int n,
       m |= (uint64_t)(v > t) << i;
     }
     break;
-  case GPUCCL_PIXEL_PACKED4: { /* one channel; luma rows: luma_cpu.c */
-    const uint8_t *c = row + 4 * (size_t)x + b->channel_offset;
-    for (int i = 0; i < n; i++)
-      m |= (uint64_t)(c[4 * i] > t) << i;
+  case GPUCCL_PIXEL_PACKED4: /* luma_cpu.c */
     break;
-  }
   }
   return m;
 }
@@ -144,9 +140,13 @@ static void row_to_bits(const uint8_t *row, int width, const Binarizer *b,
 {
   int full = width / 64;
   int w = 0;
-  if (b->format == GPUCCL_PIXEL_PACKED4 && b->channel_offset < 0) {
-    gpuccl_cpu_luma_bits(row, width, b->off_r, b->off_g, b->off_b,
-                         b->threshold, bits);
+  if (b->format == GPUCCL_PIXEL_PACKED4) {
+    if (b->channel_offset < 0)
+      gpuccl_cpu_luma_bits(row, width, b->off_r, b->off_g, b->off_b,
+                           b->threshold, bits);
+    else
+      gpuccl_cpu_channel_bits(row, width, b->channel_offset, b->threshold,
+                              bits);
     w = full + 1; /* all words, the tail's too */
   }
 #if defined(__SSE2__)

@@ -54,6 +54,9 @@ static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
  * pixel x, bits past the width 0; luma_cpu.c). */
 void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
                           int off_b, int threshold, uint64_t *bits);
+/* The same for one channel: the byte at `offset` > threshold. */
+void gpuccl_cpu_channel_bits(const uint8_t *row, int width, int offset,
+                             int threshold, uint64_t *bits);
 
 /* Binarisation by motion (b->motion set): the bits of row y (as
  * row_to_bits gives them, tail bits 0), the row of the model learned; and

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* PACKED4 rows (RGBA, BGRx, ...) to foreground bits by their BT.601 luma,
- * in one pass: luma and threshold fused, eight pixels per AVX2 step, no
- * branch per pixel. The per-pixel loop this replaces spent ~30x the GRAY8
- * row's time on the same frame (bench/pipeline_bench, 1080p).
+/* PACKED4 rows (RGBA, BGRx, ...) to foreground bits by their BT.601 luma
+ * (one channel's rows: at the end), in one pass: luma and threshold
+ * fused, eight pixels per AVX2 step, no branch per pixel. The per-pixel
+ * loop this replaces spent ~30x the GRAY8 row's time on the same frame
+ * (bench/pipeline_bench, 1080p).
  *
  * The luma is gpuccl_luma601()'s fixed point, exactly:
  *   luma > t  <=>  (19595 r + 38470 g + 7471 b + 32768) >> 16 > t
@@ -20,6 +21,9 @@
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define GPUCCL_LUMA_AVX2 1
 #include <immintrin.h>
+#endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 /* The sum's bound for threshold t, clamped: t >= 255 keeps every pixel
@@ -101,4 +105,45 @@ void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
   if (width > 64 * full)
     bits[full] = luma_bits_scalar(row, 64 * full, width - 64 * full, off_r,
                                   off_g, off_b, limit);
+}
+
+/* One channel of PACKED4 rows (the byte at `offset` of each pixel) to
+ * foreground bits, 16 pixels per SSE2 step: each pixel's byte moved to the
+ * bottom of its 32-bit lane, the lanes packed to bytes in order (values
+ * <= 255, so saturation never bites), then one signed compare with the top
+ * bits flipped, as the U8 rows are compared. */
+void gpuccl_cpu_channel_bits(const uint8_t *row, int width, int offset,
+                             int threshold, uint64_t *bits)
+{
+  int full = width / 64, w = 0;
+  const unsigned t = (unsigned)threshold;
+#if defined(__SSE2__)
+  const __m128i up = _mm_cvtsi32_si128(24 - 8 * offset);
+  const __m128i down = _mm_cvtsi32_si128(24);
+  const __m128i flip = _mm_set1_epi8((char)0x80);
+  const __m128i thr = _mm_set1_epi8((char)(t ^ 0x80));
+  for (; w < full; w++) {
+    const __m128i *p = (const __m128i *)(row + 256 * (size_t)w);
+    uint64_t m = 0;
+    for (int k = 0; k < 4; k++) {
+      __m128i c[4];
+      for (int j = 0; j < 4; j++)
+        c[j] = _mm_srl_epi32(_mm_sll_epi32(_mm_loadu_si128(p + 4 * k + j), up),
+                             down);
+      const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(c[0], c[1]),
+                                             _mm_packs_epi32(c[2], c[3]));
+      const __m128i gt = _mm_cmpgt_epi8(_mm_xor_si128(bytes, flip), thr);
+      m |= (uint64_t)(uint16_t)_mm_movemask_epi8(gt) << (16 * k);
+    }
+    bits[w] = m;
+  }
+#endif
+  for (; w <= full && 64 * w < width; w++) {
+    const int n = width - 64 * w < 64 ? width - 64 * w : 64;
+    const uint8_t *c = row + 256 * (size_t)w + offset;
+    uint64_t m = 0;
+    for (int i = 0; i < n; i++)
+      m |= (uint64_t)(c[4 * i] > t) << i;
+    bits[w] = m;
+  }
 }
