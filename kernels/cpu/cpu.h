@@ -58,6 +58,11 @@ void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
 void gpuccl_cpu_channel_bits(const uint8_t *row, int width, int offset,
                              int threshold, uint64_t *bits);
 
+/* The 8-bit samples of 64 PACKED4 pixels as sample_at gives them (b: not
+ * in segments mode; luma_cpu.c). */
+void gpuccl_cpu_packed4_samples(const uint8_t *pixels, const Binarizer *b,
+                                uint8_t out[64]);
+
 /* Binarisation by motion (b->motion set): the bits of row y (as
  * row_to_bits gives them, tail bits 0), the row of the model learned; and
  * the histogram of the differences for Otsu, the model untouched. */
