@@ -102,6 +102,75 @@ static uint64_t motion64_bytes(const uint8_t *samples, int y, int x,
             << (16 * k);
   return word;
 }
+
+/* (a * rate + round) >> 16 in each 32-bit lane (a < 2^32, rate < 2^16,
+ * round < 2^16: the product needs 64 bits, two lanes per multiply). */
+static __m128i scaled_step(__m128i a, __m128i rate, __m128i round)
+{
+  const __m128i low32 = _mm_set1_epi64x(0xffffffff);
+  const __m128i even = _mm_srli_epi64(
+      _mm_add_epi64(_mm_mul_epu32(a, rate), _mm_and_si128(round, low32)), 16);
+  const __m128i odd = _mm_srli_epi64(
+      _mm_add_epi64(_mm_mul_epu32(_mm_srli_epi64(a, 32), rate),
+                    _mm_srli_epi64(round, 32)),
+      16);
+  return _mm_or_si128(_mm_and_si128(even, low32), _mm_slli_epi64(odd, 32));
+}
+
+/* 4 U16 pixels against their uint32_t model values (16 fraction bits), as
+ * motion.h computes them: their foreground bits (bit i = pixel i, before
+ * invert and warm-up) and the model learned. Unsigned 32-bit compares as
+ * signed ones with the top bit flipped; the step on |target - B| as
+ * gpuccl_motion_learn's 64-bit branch, + 32768 above the model, + 32767
+ * below. */
+static unsigned motion4_u16(const uint8_t *samples, uint32_t *model,
+                            const GpucclMotion *m, __m128i thr, __m128i rate)
+{
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i top = _mm_set1_epi32((int)0x80000000u);
+  const __m128i s =
+      _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)samples), zero);
+  const __m128i b = _mm_loadu_si128((const __m128i *)model);
+  const __m128i level =
+      _mm_srli_epi32(_mm_add_epi32(b, _mm_set1_epi32(32768)), 16);
+  const __m128i diff = _mm_sub_epi32(s, level);
+  const __m128i sign = _mm_srai_epi32(diff, 31);
+  const __m128i d = m->fresh ? zero
+                             : _mm_sub_epi32(_mm_xor_si128(diff, sign), sign);
+  const __m128i over = _mm_cmpgt_epi32(d, thr); /* both < 2^16 */
+  const __m128i target = _mm_slli_epi32(s, 16);
+  __m128i nb = target;
+  if (m->rate < GPUCCL_MOTION_RATE_ONE) {
+    /* below: all ones where target < B */
+    const __m128i below = _mm_cmpgt_epi32(_mm_xor_si128(b, top),
+                                          _mm_xor_si128(target, top));
+    const __m128i gap = _mm_sub_epi32(target, b); /* target - B mod 2^32 */
+    const __m128i a = _mm_sub_epi32(_mm_xor_si128(gap, below), below);
+    const __m128i step = scaled_step(
+        a, rate, _mm_add_epi32(_mm_set1_epi32(32768), below));
+    nb = _mm_add_epi32(b, _mm_sub_epi32(_mm_xor_si128(step, below), below));
+  }
+  if (m->selective) /* learn where the pixel matches: not over */
+    nb = _mm_or_si128(_mm_and_si128(over, b), _mm_andnot_si128(over, nb));
+  _mm_storeu_si128((__m128i *)model, nb);
+  return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(over));
+}
+
+/* The foreground bits of 64 U16 samples at x of row y, before invert and
+ * warm-up. */
+static uint64_t motion64_u16(const uint8_t *row, int y, int x, int width,
+                             const GpucclMotion *m, unsigned threshold)
+{
+  uint32_t *model = (uint32_t *)m->model + (size_t)y * width + x;
+  const __m128i thr = _mm_set1_epi32((int)threshold);
+  const __m128i rate = _mm_set1_epi32((int)m->rate);
+  uint64_t word = 0;
+  for (int k = 0; k < 16; k++)
+    word |= (uint64_t)motion4_u16(row + 2 * ((size_t)x + 4 * k),
+                                  model + 4 * k, m, thr, rate)
+            << (4 * k);
+  return word;
+}
 #endif
 
 /* Bits of pixels [x, x + n) (n <= 64) of row y, one at a time. */
@@ -131,7 +200,15 @@ void gpuccl_cpu_motion_bits(const uint8_t *row, int y, int width,
   for (int x = 0, w = 0; x < width; x += 64, w++) {
     const int n = width - x < 64 ? width - x : 64;
 #if defined(__SSE2__)
-    if (b->format != GPUCCL_PIXEL_U16 && n == 64) {
+    if (b->format == GPUCCL_PIXEL_U16 && n == 64) {
+      uint64_t word =
+          motion64_u16(row, y, x, width, m, (unsigned)b->threshold);
+      if (b->invert)
+        word = ~word;
+      bits[w] = m->emit ? word : 0;
+      continue;
+    }
+    if (n == 64) {
       uint8_t packed[64];
       const uint8_t *samples = row + x;
       if (b->format == GPUCCL_PIXEL_PACKED4) {

@@ -10,6 +10,10 @@
  *             channel, against both kinds of model, at several rates,
  *             selective or not; oracle: motion.h's pixel on the sample
  *             computed here (BT.601 fixed point written out);
+ *   u16       U16 rows against a uint32_t model (the 64-bit step, two
+ *             lanes per multiply): edges of the samples, the model and
+ *             the rounding, at six rates, selective, fresh, invert,
+ *             thresholds 0, 7680, 65535; oracle: motion.h's pixel;
  *   switch    a model switched between average (rate 1) and difference
  *             every few frames, U8 and PACKED4: each frame's blob table
  *             equals the labeling of |frame - previous frame| > threshold
@@ -164,6 +168,75 @@ static void case_packed4(void)
   printf("packed4: %d runs of %d pixels\n", runs, P4_ROW * P4_ROWS);
 }
 
+/* A U16 sample or model value from hash h: edges of the range, of the
+ * rounding and of the 32-bit compares half the time, anything else. */
+static uint32_t u16_pick(uint32_t h, bool model, unsigned s)
+{
+  static const uint32_t samples[] = {0, 1, 255, 256, 32767, 32768, 65534,
+                                     65535};
+  static const uint32_t models[] = {0, 1, 0x7fff, 0x8000, 0x7fffffff,
+                                    0x80000000, 0xfffeffff, 0xffff0000};
+  if (h & 1)
+    return model ? h : h >> 16;
+  if (!model)
+    return samples[(h >> 1) % 8];
+  if (h & 2) /* near the sample's own target s << 16 */
+    return (s << 16) + (h >> 2) % 5 - 2; /* wraps at s = 0: clamped */
+  return models[(h >> 2) % 8];
+}
+
+static void case_u16(void)
+{
+  enum { ROW = 2048 + 21, ROWS = 16 };
+  static uint16_t samples[ROW * ROWS];
+  static uint32_t model[ROW * ROWS], start[ROW * ROWS];
+  for (size_t i = 0; i < (size_t)ROW * ROWS; i++) {
+    samples[i] = (uint16_t)u16_pick(motion_scene_hash((uint32_t)i, 1, 2),
+                                    false, 0);
+    start[i] = u16_pick(motion_scene_hash((uint32_t)i, 3, 4), true,
+                        samples[i]);
+    if (start[i] > 0xffff0000u) /* the model's range: B <= 65535 << 16 */
+      start[i] = 0xffff0000u;
+  }
+  static const uint32_t rates[] = {0, 1, 655, 32768, 65535, 65536};
+  static const int thresholds[] = {0, 7680, 65535};
+  long bad_bits = 0, bad_model = 0;
+  int runs = 0;
+  for (size_t k = 0; k < sizeof rates / sizeof *rates; k++)
+    for (int variant = 0; variant < 12; variant++) {
+      const GpucclMotion m = {.model = model, .rate = rates[k],
+                              .selective = variant & 1, .emit = true,
+                              .fresh = variant / 2 % 2};
+      const GpucclMotion want_m = {.model = start, .rate = rates[k],
+                                   .selective = variant & 1, .emit = true,
+                                   .fresh = variant / 2 % 2};
+      const Binarizer b = {.format = GPUCCL_PIXEL_U16,
+                           .threshold = thresholds[variant / 4],
+                           .invert = variant == 5, .channel_offset = -1,
+                           .motion = &m};
+      memcpy(model, start, sizeof model);
+      for (int y = 0; y < ROWS; y++) {
+        const uint8_t *row = (const uint8_t *)(samples + (size_t)y * ROW);
+        uint64_t bits[ROW / 64 + 1];
+        gpuccl_cpu_motion_bits(row, y, ROW, &b, bits);
+        for (int x = 0; x < ROW; x++) {
+          const size_t j = (size_t)y * ROW + x;
+          uint32_t want = start[j];
+          const bool fg = gpuccl_motion_pixel(samples[j], &want, &want_m,
+                                              (unsigned)b.threshold, b.invert,
+                                              16);
+          bad_bits += bit_of(bits, x) != fg;
+          bad_model += model[j] != want;
+        }
+      }
+      runs++;
+    }
+  EXPECT(bad_bits == 0 && bad_model == 0,
+         "u16: %ld bits and %ld model values differ from motion.h", bad_bits,
+         bad_model);
+  printf("u16: %d runs of %d pixels\n", runs, ROW * ROWS);
+}
+
 enum { SW_W = 200, SW_H = 120, SW_FRAMES = 24, SW_EVERY = 6, SW_THR = 12 };
 
 /* Frame t of the scene as `format` (PACKED4: the scene in green). */
@@ -247,6 +320,7 @@ int main(int argc, char **argv)
     void (*run)(void);
   } cases[] = {{"previous", case_previous},
                {"packed4", case_packed4},
+               {"u16", case_u16},
                {"switch", case_switch}};
   const char *only = argc > 1 ? argv[1] : NULL;
   int ran = 0;
