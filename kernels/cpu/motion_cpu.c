@@ -2,7 +2,7 @@
 /* Binarisation by motion on the CPU: each sample against its pixel of the
  * background model (motion.h), the model learned in the same pass over the
  * row. 8-bit samples 16 pixels at a time with SSE2 (PACKED4 rows first
- * made 8-bit samples, 64 at a time: luma_cpu.c), against a uint16_t model
+ * made 8-bit samples, 64 at a time: rows_cpu.c), against a uint16_t model
  * or a previous-frame one of bytes; the rest (U16, rows' tails) one pixel
  * at a time, the sample read as ccl_cpu.c reads it. */
 #include "cpu.h"

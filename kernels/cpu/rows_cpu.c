@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* PACKED4 rows (RGBA, BGRx, ...) to foreground bits by their BT.601 luma
- * (one channel's rows: at the end), in one pass: luma and threshold
- * fused, eight pixels per AVX2 step, no branch per pixel. The per-pixel
- * loop this replaces spent ~30x the GRAY8 row's time on the same frame
- * (bench/pipeline_bench, 1080p).
+/* Rows to foreground bits in threshold mode (by motion: motion_cpu.c):
+ * U8 rows 16 pixels per SSE2 compare, U16 rows 8, PACKED4 rows by one
+ * channel 16 per SSE2 step, and PACKED4 rows by their BT.601 luma in one
+ * pass: luma and threshold fused, eight pixels per AVX2 step, no branch
+ * per pixel (the per-pixel loop this replaced spent ~30x the GRAY8 row's
+ * time on the same frame, bench/pipeline_bench, 1080p). Also the 8-bit
+ * samples of PACKED4 pixels, for motion.
  *
  * The luma is gpuccl_luma601()'s fixed point, exactly:
  *   luma > t  <=>  (19595 r + 38470 g + 7471 b + 32768) >> 16 > t
@@ -89,7 +91,7 @@ static uint64_t luma_bits_scalar(const uint8_t *row, int x, int n, int off_r,
   return m;
 }
 
-void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
+static void luma_bits(const uint8_t *row, int width, int off_r, int off_g,
                           int off_b, int threshold, uint64_t *bits)
 {
   const int32_t limit = luma_sum_limit(threshold);
@@ -112,8 +114,8 @@ void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
  * bottom of its 32-bit lane, the lanes packed to bytes in order (values
  * <= 255, so saturation never bites), then one signed compare with the top
  * bits flipped, as the U8 rows are compared. */
-void gpuccl_cpu_channel_bits(const uint8_t *row, int width, int offset,
-                             int threshold, uint64_t *bits)
+static void channel_bits(const uint8_t *row, int width, int offset,
+                         int threshold, uint64_t *bits)
 {
   int full = width / 64, w = 0;
   const unsigned t = (unsigned)threshold;
@@ -145,6 +147,92 @@ void gpuccl_cpu_channel_bits(const uint8_t *row, int width, int offset,
     for (int i = 0; i < n; i++)
       m |= (uint64_t)(c[4 * i] > t) << i;
     bits[w] = m;
+  }
+}
+
+/* Bits of pixels [x, x + n) (n <= 64) of U8 and U16 rows, one at a time (rows' tails, and without SSE2); one loop
+ * per format so each compiles to straight-line code. */
+static uint64_t bits_scalar(const uint8_t *row, int x, int n,
+                            const Binarizer *b)
+{
+  uint64_t m = 0;
+  unsigned t = (unsigned)b->threshold;
+  switch (b->format) {
+  case GPUCCL_PIXEL_U8:
+    for (int i = 0; i < n; i++)
+      m |= (uint64_t)(row[x + i] > t) << i;
+    break;
+  case GPUCCL_PIXEL_U16:
+    for (int i = 0; i < n; i++) {
+      uint16_t v;
+      memcpy(&v, row + 2 * (size_t)(x + i), sizeof v);
+      m |= (uint64_t)(v > t) << i;
+    }
+    break;
+  case GPUCCL_PIXEL_PACKED4: /* above */
+    break;
+  }
+  return m;
+}
+
+void gpuccl_cpu_row_bits(const uint8_t *row, int width, const Binarizer *b,
+                         uint64_t *bits)
+{
+  int full = width / 64;
+  int w = 0;
+  if (b->format == GPUCCL_PIXEL_PACKED4) {
+    if (b->channel_offset < 0)
+      luma_bits(row, width, b->off_r, b->off_g, b->off_b, b->threshold,
+                bits);
+    else
+      channel_bits(row, width, b->channel_offset, b->threshold, bits);
+    w = full + 1; /* all words, the tail's too */
+  }
+#if defined(__SSE2__)
+  if (b->format == GPUCCL_PIXEL_U8) {
+    /* Unsigned v > t as a signed compare of both with the top bit flipped. */
+    const __m128i flip = _mm_set1_epi8((char)0x80);
+    const __m128i t = _mm_set1_epi8((char)(b->threshold ^ 0x80));
+    for (; w < full; w++) {
+      const uint8_t *p = row + 64 * (size_t)w;
+      uint64_t m = 0;
+      for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+        __m128i gt = _mm_cmpgt_epi8(_mm_xor_si128(v, flip), t);
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(gt) << (16 * k);
+      }
+      bits[w] = m;
+    }
+  }
+  if (b->format == GPUCCL_PIXEL_U16) { /* the same, 8 samples a vector */
+    const __m128i flip = _mm_set1_epi16((short)0x8000);
+    const __m128i t = _mm_set1_epi16((short)(b->threshold ^ 0x8000));
+    for (; w < full; w++) {
+      const __m128i *p = (const __m128i *)(row + 128 * (size_t)w);
+      uint64_t m = 0;
+      for (int k = 0; k < 4; k++) {
+        __m128i lo = _mm_cmpgt_epi16(
+            _mm_xor_si128(_mm_loadu_si128(p + 2 * k), flip), t);
+        __m128i hi = _mm_cmpgt_epi16(
+            _mm_xor_si128(_mm_loadu_si128(p + 2 * k + 1), flip), t);
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_packs_epi16(lo, hi))
+             << (16 * k);
+      }
+      bits[w] = m;
+    }
+  }
+#endif
+  for (; w < full; w++)
+    bits[w] = bits_scalar(row, 64 * w, 64, b);
+  int rest = width - 64 * full;
+  if (rest > 0 && w == full)
+    bits[full] = bits_scalar(row, 64 * full, rest, b);
+  if (b->invert) {
+    int words = (width + 63) / 64;
+    for (w = 0; w < words; w++)
+      bits[w] = ~bits[w];
+    if (rest > 0)
+      bits[full] &= (UINT64_C(1) << rest) - 1;
   }
 }
 
