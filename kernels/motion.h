@@ -14,6 +14,7 @@
 #define GPUCCL_MOTION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifndef GPUCCL_HOST_DEVICE

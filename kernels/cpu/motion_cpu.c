@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Binarisation by motion on the CPU: each sample against its pixel of the
  * background model (motion.h), the model learned in the same pass over the
- * row. 8-bit samples 16 pixels at a time with SSE2 (PACKED4 rows first
- * made 8-bit samples, 64 at a time: rows_cpu.c), against a uint16_t model
- * or a previous-frame one of bytes; the rest (U16, rows' tails) one pixel
- * at a time, the sample read as ccl_cpu.c reads it. */
+ * row, with SSE2: 8-bit samples 16 pixels at a time (PACKED4 rows first
+ * made 8-bit samples, 64 at a time: rows_cpu.c) against a uint16_t model
+ * or a previous-frame one of bytes, U16 samples 4 at a time against a
+ * uint32_t one; rows' tails one pixel at a time, the sample read as
+ * sample_at reads it. */
 #include "cpu.h"
 
 #if defined(__SSE2__)
@@ -200,26 +201,20 @@ void gpuccl_cpu_motion_bits(const uint8_t *row, int y, int width,
   for (int x = 0, w = 0; x < width; x += 64, w++) {
     const int n = width - x < 64 ? width - x : 64;
 #if defined(__SSE2__)
-    if (b->format == GPUCCL_PIXEL_U16 && n == 64) {
-      uint64_t word =
-          motion64_u16(row, y, x, width, m, (unsigned)b->threshold);
-      if (b->invert)
-        word = ~word;
-      bits[w] = m->emit ? word : 0;
-      continue;
-    }
     if (n == 64) {
-      uint8_t packed[64];
-      const uint8_t *samples = row + x;
-      if (b->format == GPUCCL_PIXEL_PACKED4) {
-        gpuccl_cpu_packed4_samples(row + 4 * (size_t)x, b, packed);
-        samples = packed;
+      uint64_t word;
+      if (b->format == GPUCCL_PIXEL_U16) {
+        word = motion64_u16(row, y, x, width, m, (unsigned)b->threshold);
+      } else {
+        uint8_t packed[64];
+        const uint8_t *samples = row + x;
+        if (b->format == GPUCCL_PIXEL_PACKED4) {
+          gpuccl_cpu_packed4_samples(row + 4 * (size_t)x, b, packed);
+          samples = packed;
+        }
+        word = motion64_bytes(samples, y, x, width, m, (unsigned)b->threshold);
       }
-      uint64_t word =
-          motion64_bytes(samples, y, x, width, m, (unsigned)b->threshold);
-      if (b->invert)
-        word = ~word;
-      bits[w] = m->emit ? word : 0;
+      bits[w] = m->emit ? (b->invert ? ~word : word) : 0;
       continue;
     }
 #endif
