@@ -279,11 +279,17 @@ void gpuccl_cpu_packed4_samples(const uint8_t *pixels, const Binarizer *b,
                                 uint8_t out[64])
 {
 #if defined(__SSE2__)
-  for (int k = 0; k < 4; k++)
-    _mm_storeu_si128((__m128i *)(out + 16 * k),
-                     packed4_samples16((const __m128i *)pixels + 4 * k, b));
-#else
+  /* One coefficient per byte: a layout naming one byte twice (allowed)
+   * takes the loop below. */
+  const bool distinct = b->off_r != b->off_g && b->off_r != b->off_b &&
+                        b->off_g != b->off_b;
+  if (b->channel_offset >= 0 || distinct) {
+    for (int k = 0; k < 4; k++)
+      _mm_storeu_si128((__m128i *)(out + 16 * k),
+                       packed4_samples16((const __m128i *)pixels + 4 * k, b));
+    return;
+  }
+#endif
   for (int i = 0; i < 64; i++)
     out[i] = (uint8_t)sample_at(pixels, i, b);
-#endif
 }

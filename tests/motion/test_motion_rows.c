@@ -6,9 +6,9 @@
  *             samples): every (sample, previous sample) pair, fresh,
  *             invert, thresholds 0, 30, 254, warm-up; oracle: D = |s - p|
  *             written out here, and the sample stored;
- *   packed4   PACKED4 rows in three channel layouts, by luma and by each
- *             channel, against both kinds of model, at several rates,
- *             selective or not; oracle: motion.h's pixel on the sample
+ *   packed4   PACKED4 rows in five channel layouts (two name a byte
+ *             twice), by luma and by each channel, against both kinds of
+ *             model, at several rates, selective or not; oracle: motion.h's pixel on the sample
  *             computed here (BT.601 fixed point written out);
  *   u16       U16 rows against a uint32_t model (the 64-bit step, two
  *             lanes per multiply): edges of the samples, the model and
@@ -143,13 +143,15 @@ static long packed4_run(const uint8_t *pixels, const uint8_t off[3], int c,
 
 static void case_packed4(void)
 {
-  static const uint8_t layouts[][3] = {{0, 1, 2}, {2, 1, 0}, {3, 0, 1}};
+  /* RGBx, BGRx, GBxR, and bytes named twice (gray as RGB, R = G) */
+  static const uint8_t layouts[][3] = {
+      {0, 1, 2}, {2, 1, 0}, {3, 0, 1}, {1, 1, 1}, {2, 2, 0}};
   static uint8_t pixels[P4_ROW * P4_ROWS * 4];
   for (size_t i = 0; i < sizeof pixels; i++)
     pixels[i] = (uint8_t)motion_scene_hash((uint32_t)i, 5, 11);
   static const uint32_t rates[] = {655, 32768, 65535, GPUCCL_MOTION_RATE_ONE};
   int runs = 0;
-  for (int l = 0; l < 3; l++)
+  for (int l = 0; l < 5; l++)
     for (int c = -1; c < 3; c++) {
       const int channel = c < 0 ? -1 : layouts[l][c];
       long bad = packed4_run(pixels, layouts[l], channel, true,
