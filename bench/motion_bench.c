@@ -17,11 +17,14 @@
  * clock around gpuccl_process; CUDA: also the kernels' device time from
  * CUDA events, gpuccl_cuda_kernel_ms) and the ratio to threshold mode.
  * The frames are in memory from gpuccl_host_alloc (pinned with CUDA), so
- * the CUDA wall time includes one upload a frame.
+ * the CUDA wall time includes one upload a frame. --formats: the same
+ * scene as GRAY8, GRAY16 (v << 8, threshold 30 * 256 + 255) or RGBA
+ * (r = g = b = v, whose luma is v), so every format finds the same blobs.
  *
  * Usage: gpuccl-motion-bench [--sizes WxH[,WxH...]] [--frames N]
  *                            [--backend cpu|cuda[,...]] [--no-opencv]
- *   defaults: 1920x1080,3840x2160, 100 frames, cpu (and cuda when
+ *                            [--formats gray8,gray16,rgba]
+ *   defaults: 1920x1080,3840x2160, 100 frames, gray8, cpu (and cuda when
  *   usable), OpenCV when its module loads (built with OpenCV's video
  *   module: bench/meson.build). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
@@ -69,16 +72,46 @@ typedef struct {
   double wall_ms, kernel_ms, blobs;
 } Timing;
 
+typedef struct {
+  const char *name;
+  GpucclPixelFormat format;
+  int bpp;
+} Format;
+static const Format formats[] = {{"gray8", GPUCCL_PIXEL_U8, 1},
+                                 {"gray16", GPUCCL_PIXEL_U16, 2},
+                                 {"rgba", GPUCCL_PIXEL_PACKED4, 4}};
+
+/* Frame t of the scene at w x h in format f. */
+static void draw_frame(uint8_t *out, const Format *f, int w, int h, int t)
+{
+  if (f->bpp == 1) {
+    motion_scene_frame(out, (size_t)w, w, h, t);
+    return;
+  }
+  uint8_t *gray = malloc((size_t)w * h);
+  motion_scene_frame(gray, (size_t)w, w, h, t);
+  for (size_t i = 0; i < (size_t)w * h; i++) {
+    if (f->bpp == 2) {
+      const uint16_t v = (uint16_t)(gray[i] << 8);
+      memcpy(out + 2 * i, &v, 2);
+    } else {
+      out[4 * i] = out[4 * i + 1] = out[4 * i + 2] = gray[i];
+      out[4 * i + 3] = 255;
+    }
+  }
+  free(gray);
+}
+
 /* WARM frames of the empty scene (the model's warm-up), then n_frames
  * timed frames of the ring, in one mode on ctx. */
 static int run_mode(GpucclContext *ctx, const uint8_t *empty,
-                    uint8_t *const *ring, int w, int h, Mode mode,
-                    int n_frames, Timing *out)
+                    uint8_t *const *ring, int w, int h, const Format *f,
+                    Mode mode, int n_frames, Timing *out)
 {
   GpucclError err;
   GpucclParams p;
   gpuccl_params_init(&p);
-  p.threshold = 30;
+  p.threshold = f->bpp == 2 ? 30 * 256 + 255 : 30;
   GpucclBackground *bg = NULL;
   if (mode == MODE_THRESHOLD) {
     p.invert = true; /* the dark objects: the same blobs as the motion */
@@ -103,7 +136,9 @@ static int run_mode(GpucclContext *ctx, const uint8_t *empty,
   for (int i = 0; i < WARM + n_frames && !status; i++) {
     const GpucclImage im = {.data = i < WARM ? empty : ring[i % RING],
                             .width = w, .height = h,
-                            .stride = (size_t)w, .format = GPUCCL_PIXEL_U8};
+                            .stride = (size_t)w * f->bpp,
+                            .format = f->format, .offset_r = 0,
+                            .offset_g = 1, .offset_b = 2};
     GpucclResult r;
     const double t0 = now_ms();
     if (gpuccl_process(ctx, &im, &p, &r, &err) != GPUCCL_OK) {
@@ -132,7 +167,8 @@ static int run_mode(GpucclContext *ctx, const uint8_t *empty,
   return status;
 }
 
-static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
+static int bench_backend(GpucclBackend backend, int w, int h,
+                         const Format *f, int n_frames)
 {
   GpucclError err;
   GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
@@ -141,28 +177,29 @@ static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
            gpuccl_backend_name(backend), err.message);
     return 0;
   }
-  uint8_t *ring[RING], *empty = gpuccl_host_alloc(ctx, (size_t)w * h,
-                                                    GPUCCL_MEMORY_COPY, &err);
+  const size_t bytes = (size_t)w * h * f->bpp;
+  uint8_t *ring[RING],
+      *empty = gpuccl_host_alloc(ctx, bytes, GPUCCL_MEMORY_COPY, &err);
   if (!empty) {
     fprintf(stderr, "frames: %s\n", err.message);
     return 1;
   }
-  motion_scene_frame(empty, (size_t)w, w, h, 0);
+  draw_frame(empty, f, w, h, 0);
   for (int k = 0; k < RING; k++) {
-    ring[k] = gpuccl_host_alloc(ctx, (size_t)w * h, GPUCCL_MEMORY_COPY, &err);
+    ring[k] = gpuccl_host_alloc(ctx, bytes, GPUCCL_MEMORY_COPY, &err);
     if (!ring[k]) {
       fprintf(stderr, "frames: %s\n", err.message);
       return 1;
     }
-    motion_scene_frame(ring[k], (size_t)w, w, h, 40 + k);
+    draw_frame(ring[k], f, w, h, 40 + k);
   }
   Timing t[3];
   int status = 0;
   for (int m = 0; m < 3 && !status; m++) {
-    status = run_mode(ctx, empty, ring, w, h, (Mode)m, n_frames, &t[m]);
+    status = run_mode(ctx, empty, ring, w, h, f, (Mode)m, n_frames, &t[m]);
     if (status)
       break;
-    printf("%dx%d %-4s %-10s %8.3f ms/frame  x%.3f", w, h,
+    printf("%dx%d %-6s %-4s %-10s %8.3f ms/frame  x%.3f", w, h, f->name,
            gpuccl_backend_name(backend), mode_names[m], t[m].wall_ms,
            t[m].wall_ms / t[0].wall_ms);
     if (t[m].kernel_ms >= 0)
@@ -240,7 +277,8 @@ static int bench_opencv(const OpencvApi *api, int w, int h, int n_frames)
 
 int main(int argc, char **argv)
 {
-  const char *sizes = "1920x1080,3840x2160", *backends = NULL;
+  const char *sizes = "1920x1080,3840x2160", *backends = NULL,
+             *format_list = "gray8";
   int n_frames = 100;
   bool opencv = true;
   for (int i = 1; i < argc; i++) {
@@ -252,9 +290,12 @@ int main(int argc, char **argv)
       backends = argv[++i];
     else if (!strcmp(argv[i], "--no-opencv"))
       opencv = false;
+    else if (!strcmp(argv[i], "--formats") && i + 1 < argc)
+      format_list = argv[++i];
     else {
       fprintf(stderr, "usage: %s [--sizes WxH[,WxH...]] [--frames N] "
-                      "[--backend cpu|cuda[,...]] [--no-opencv]\n",
+                      "[--backend cpu|cuda[,...]] [--no-opencv] "
+                      "[--formats gray8,gray16,rgba]\n",
               argv[0]);
       return 2;
     }
@@ -276,10 +317,16 @@ int main(int argc, char **argv)
       status = 2;
       break;
     }
-    if (want_cpu)
-      status = bench_backend(GPUCCL_BACKEND_CPU, w, h, n_frames);
-    if (!status && want_cuda)
-      status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, n_frames);
+    for (size_t k = 0; k < sizeof formats / sizeof *formats && !status; k++) {
+      if (!strstr(format_list, formats[k].name))
+        continue;
+      if (want_cpu)
+        status = bench_backend(GPUCCL_BACKEND_CPU, w, h, &formats[k],
+                               n_frames);
+      if (!status && want_cuda)
+        status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, &formats[k],
+                               n_frames);
+    }
     if (!status && opencv)
       status = bench_opencv(&opencv_api, w, h, n_frames);
   }

@@ -22,16 +22,7 @@
 #include "cuda/tiled_frame.h"
 #include "cuda/tiled_kernels.h"
 #include "corpus.h"
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
-              cudaGetErrorString(e_));                                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include "tile_check.cuh" // CK, dalloc, dfree
 
 namespace {
 
@@ -124,9 +115,6 @@ double median(std::vector<double> v)
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
 }
-
-cudaError_t dalloc(void **p, size_t n) { return cudaMalloc(p, n ? n : 1); }
-void dfree(void *p) { cudaFree(p); }
 
 const char *const step_names[] = {"tile", "seams", "open_merging",
                                   "blob_records"};

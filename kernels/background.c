@@ -139,8 +139,10 @@ GpucclStatus gpuccl_background_prepare(GpucclContext *ctx,
     bg->format = image->format;
     bg->channel = channel;
   }
-  const size_t bytes =
-      (size_t)image->width * image->height * (wide ? 4 : 2);
+  const bool previous =
+      !wide && bg->params.mode == GPUCCL_BACKGROUND_DIFFERENCE;
+  const size_t bytes = (size_t)image->width * image->height *
+                       gpuccl_motion_value_bytes(wide, previous);
   if (bytes > bg->model_bytes) {
     if (bg->model)
       ctx->ops->model_free(ctx, bg->model);
@@ -170,6 +172,7 @@ GpucclStatus gpuccl_background_prepare(GpucclContext *ctx,
                        bg->params.mode == GPUCCL_BACKGROUND_AVERAGE;
   bg->step.emit = !warm;
   bg->step.fresh = k == 0;
+  bg->step.previous = previous;
   return GPUCCL_OK;
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CPU backend: run-based two-pass labeling with union-find over runs.
  *
- * Pass 1, row by row: binarize the row into a bitmask (16 pixels per SSE2
- * compare; PACKED4 luma: luma_cpu.c), cut it into runs of foreground pixels, and link each run to the
- * runs of the row above that touch it (4- or 8-connectivity). A run touching
+ * Pass 1, row by row: binarize the row into a bitmask (rows_cpu.c,
+ * motion_cpu.c), cut it into runs of foreground pixels, and link each run
+ * to the runs of the row above that touch it (4- or 8-connectivity). A run touching
  * none opens a new provisional label; labels are opened in raster order, and
  * union always keeps the smaller root. The run holding a component's first
  * pixel has nothing above it, so it opens the component's smallest label,
@@ -31,10 +31,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* Features of the runs that opened or joined one provisional label. */
 typedef struct {
@@ -100,79 +96,6 @@ static bool reserve(void **buf, size_t *cap, size_t need, size_t elem,
           sizeof *(state)->field, (keep), (what), (error))
 
 /* ---- binarization ------------------------------------------------------ */
-
-/* Bits of pixels [x, x + n) (n <= 64) of any format but PACKED4 luma,
- * one at a time; one loop per format so each compiles to straight-line
- * code. */
-static uint64_t bits_scalar(const uint8_t *row, int x, int n,
-                            const Binarizer *b)
-{
-  uint64_t m = 0;
-  unsigned t = (unsigned)b->threshold;
-  switch (b->format) {
-  case GPUCCL_PIXEL_U8:
-    for (int i = 0; i < n; i++)
-      m |= (uint64_t)(row[x + i] > t) << i;
-    break;
-  case GPUCCL_PIXEL_U16:
-    for (int i = 0; i < n; i++) {
-      uint16_t v;
-      memcpy(&v, row + 2 * (size_t)(x + i), sizeof v);
-      m |= (uint64_t)(v > t) << i;
-    }
-    break;
-  case GPUCCL_PIXEL_PACKED4: { /* one channel; luma rows: luma_cpu.c */
-    const uint8_t *c = row + 4 * (size_t)x + b->channel_offset;
-    for (int i = 0; i < n; i++)
-      m |= (uint64_t)(c[4 * i] > t) << i;
-    break;
-  }
-  }
-  return m;
-}
-
-/* One row into (width + 63) / 64 words, bit x of word x / 64 = pixel x is
- * foreground; bits past the width are 0. */
-static void row_to_bits(const uint8_t *row, int width, const Binarizer *b,
-                        uint64_t *bits)
-{
-  int full = width / 64;
-  int w = 0;
-  if (b->format == GPUCCL_PIXEL_PACKED4 && b->channel_offset < 0) {
-    gpuccl_cpu_luma_bits(row, width, b->off_r, b->off_g, b->off_b,
-                         b->threshold, bits);
-    w = full + 1; /* all words, the tail's too */
-  }
-#if defined(__SSE2__)
-  if (b->format == GPUCCL_PIXEL_U8) {
-    /* Unsigned v > t as a signed compare of both with the top bit flipped. */
-    const __m128i flip = _mm_set1_epi8((char)0x80);
-    const __m128i t = _mm_set1_epi8((char)(b->threshold ^ 0x80));
-    for (; w < full; w++) {
-      const uint8_t *p = row + 64 * (size_t)w;
-      uint64_t m = 0;
-      for (int k = 0; k < 4; k++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
-        __m128i gt = _mm_cmpgt_epi8(_mm_xor_si128(v, flip), t);
-        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(gt) << (16 * k);
-      }
-      bits[w] = m;
-    }
-  }
-#endif
-  for (; w < full; w++)
-    bits[w] = bits_scalar(row, 64 * w, 64, b);
-  int rest = width - 64 * full;
-  if (rest > 0 && w == full)
-    bits[full] = bits_scalar(row, 64 * full, rest, b);
-  if (b->invert) {
-    int words = (width + 63) / 64;
-    for (w = 0; w < words; w++)
-      bits[w] = ~bits[w];
-    if (rest > 0)
-      bits[full] &= (UINT64_C(1) << rest) - 1;
-  }
-}
 
 static void histogram(const GpucclImage *image, const Binarizer *b,
                       uint32_t hist[256])
@@ -321,7 +244,7 @@ static uint32_t label_runs(CpuState *s, const GpucclImage *image,
       if (b->motion)
         gpuccl_cpu_motion_bits(row, y, width, b, s->bits);
       else
-        row_to_bits(row, width, b, s->bits);
+        gpuccl_cpu_row_bits(row, width, b, s->bits);
       if (b->mask)
         gpuccl_cpu_mask_bits(b, y, width, s->bits);
       n_cur = extract_runs(s->bits, words, cur);

@@ -58,14 +58,20 @@ static inline unsigned sample_at(const uint8_t *row, int x, const Binarizer *b)
   return 0;
 }
 
-/* Bits of one PACKED4 row (luma601 > threshold, bit x of word x / 64 =
- * pixel x, bits past the width 0; luma_cpu.c). */
-void gpuccl_cpu_luma_bits(const uint8_t *row, int width, int off_r, int off_g,
-                          int off_b, int threshold, uint64_t *bits);
+/* One row in threshold mode into (width + 63) / 64 words, bit x of word
+ * x / 64 = pixel x is foreground; bits past the width are 0 (rows_cpu.c). */
+void gpuccl_cpu_row_bits(const uint8_t *row, int width, const Binarizer *b,
+                         uint64_t *bits);
+
+/* The 8-bit samples of 64 PACKED4 pixels as sample_at gives them (b: not
+ * in segments mode; rows_cpu.c). */
+void gpuccl_cpu_packed4_samples(const uint8_t *pixels, const Binarizer *b,
+                                uint8_t out[64]);
 
 /* Binarisation by motion (b->motion set): the bits of row y (as
- * row_to_bits gives them, tail bits 0), the row of the model learned; and
- * the histogram of the differences for Otsu, the model untouched. */
+ * gpuccl_cpu_row_bits gives them, tail bits 0), the row of the model
+ * learned; and the histogram of the differences for Otsu, the model
+ * untouched. */
 void gpuccl_cpu_motion_bits(const uint8_t *row, int y, int width,
                             const Binarizer *b, uint64_t *bits);
 void gpuccl_cpu_motion_histogram(const GpucclImage *image, const Binarizer *b,

@@ -19,14 +19,12 @@ __global__ void __launch_bounds__(256) otsu_histogram(Ha4Frame f, uint32_t *hist
        i += (size_t)gridDim.x * blockDim.x) {
     const int y = (int)(i / f.width), x = (int)(i % f.width);
     unsigned v = ha4_sample<FMT>(f, x, y);
-    if (f.motion.model) /* the difference from the model, not learned */
-      v = FMT == GPUCCL_PIXEL_U16
-              ? gpuccl_motion_frame_diff(
-                    v, static_cast<const uint32_t *>(f.motion.model)[i],
-                    &f.motion, 16)
-              : gpuccl_motion_frame_diff(
-                    v, static_cast<const uint16_t *>(f.motion.model)[i],
-                    &f.motion, 8);
+    if (f.motion.model) { /* the difference from the model, not learned */
+      const bool wide = FMT == GPUCCL_PIXEL_U16;
+      v = gpuccl_motion_frame_diff(
+          v, gpuccl_motion_model_at(&f.motion, i, wide), &f.motion,
+          gpuccl_motion_shift(wide));
+    }
     if (FMT == GPUCCL_PIXEL_U16)
       v >>= 8;
     atomicAdd(s_hist + v, 1u);

@@ -6,8 +6,6 @@
 #ifndef GPUCCL_TILE_SAMPLES_CUH
 #define GPUCCL_TILE_SAMPLES_CUH
 
-#include <type_traits>
-
 #include "tile_common.cuh"
 
 namespace tile {
@@ -50,14 +48,15 @@ __device__ __forceinline__ unsigned sample_at(const Image &im,
  * (when this kernel learns) written back in the same pass, 16 bytes at a
  * time where the word lies whole and aligned in the model. Each thread
  * owns its word's model values: no other thread touches them. */
-template <GpucclPixelFormat FMT>
-__device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
-                                                const uint8_t *row, int x,
-                                                int y)
+template <GpucclPixelFormat FMT, typename T>
+__device__ __forceinline__ uint32_t motion_word_of(const Image &im,
+                                                   unsigned thr,
+                                                   const uint8_t *row, int x,
+                                                   int y)
 {
-  typedef typename std::conditional<FMT == GPUCCL_PIXEL_U16, uint32_t,
-                                    uint16_t>::type T;
   constexpr unsigned SHIFT = FMT == GPUCCL_PIXEL_U16 ? 16u : 8u;
+  /* A byte model (motion.h, `previous`) stores B >> 8. */
+  constexpr unsigned STORED = sizeof(T) == 1 ? 8u : 0u;
   constexpr int PER = 16 / sizeof(T); /* model values per 16 bytes */
   T *model = static_cast<T *>(im.motion.model) + (size_t)y * im.width + x;
   uint32_t m = 0;
@@ -85,11 +84,11 @@ __device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
         const int i = c * PER + j;
         const unsigned sample = u8_vector ? s[i >> 2] >> (8 * (i & 3)) & 0xffu
                                           : sample_at<FMT>(im, row, x + i);
-        uint32_t b = v[j];
+        uint32_t b = (uint32_t)v[j] << STORED;
         m |= (uint32_t)gpuccl_motion_pixel(sample, &b, &im.motion, thr,
                                            im.invert, SHIFT)
              << i;
-        v[j] = (T)b;
+        v[j] = (T)(b >> STORED);
       }
       if (im.motion_learns) {
         memcpy(&v4, v, sizeof v4);
@@ -100,14 +99,28 @@ __device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
   }
   const int n = min(32, im.width - x);
   for (int i = 0; i < n; i++) {
-    uint32_t b = model[i];
+    uint32_t b = (uint32_t)model[i] << STORED;
     m |= (uint32_t)gpuccl_motion_pixel(sample_at<FMT>(im, row, x + i), &b,
                                        &im.motion, thr, im.invert, SHIFT)
          << i;
     if (im.motion_learns)
-      model[i] = (T)b;
+      model[i] = (T)(b >> STORED);
   }
   return m;
+}
+
+/* motion_word_of with the model's type: uint32_t for U16, uint8_t for a
+ * previous-frame model, uint16_t otherwise. */
+template <GpucclPixelFormat FMT>
+__device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
+                                                const uint8_t *row, int x,
+                                                int y)
+{
+  if (FMT == GPUCCL_PIXEL_U16)
+    return motion_word_of<FMT, uint32_t>(im, thr, row, x, y);
+  if (im.motion.previous)
+    return motion_word_of<FMT, uint8_t>(im, thr, row, x, y);
+  return motion_word_of<FMT, uint16_t>(im, thr, row, x, y);
 }
 
 /* The foreground bits of pixels x .. x + 31 of row y. U8 words inside the

@@ -6,9 +6,10 @@
  * every mode (difference, running average, selective), pixel format
  * (U8, U16, PACKED4 luma and one channel), connectivity, invert and Otsu,
  * with the label image every third frame (the tile kernel's second pass
- * learns then), at sizes that cut words and tiles (odd widths, padded
- * strides). Threshold 1 makes any difference of one level in the model
- * show. The forest algorithms refuse a model with UNSUPPORTED. Exits 77
+ * learns then), the mode switched back and forth (`switching`: a byte
+ * model and a 16-bit one in turn), at sizes that cut words and tiles (odd
+ * widths, padded strides). Threshold 1 makes any difference of one level
+ * in the model show. The forest algorithms refuse a model with UNSUPPORTED. Exits 77
  * without a usable GPU.
  *
  * Usage: test-gpu-motion [--quick]   (--quick: fewer frames and sizes,
@@ -58,6 +59,7 @@ typedef struct {
   bool selective;
   int warmup;
   double rate;
+  int switch_every; /* > 0: the mode toggles every so many frames */
 } ModelCase;
 
 static void run(GpucclContext *gpu, GpucclContext *cpu, const ModelCase *mc,
@@ -97,6 +99,15 @@ static void run(GpucclContext *gpu, GpucclContext *cpu, const ModelCase *mc,
     pg.background = bg;
     bool same = true;
     for (int t = 0; t < frames && same; t++) {
+      if (mc->switch_every && t && t % mc->switch_every == 0) {
+        bp.mode = bp.mode == GPUCCL_BACKGROUND_DIFFERENCE
+                      ? GPUCCL_BACKGROUND_AVERAGE
+                      : GPUCCL_BACKGROUND_DIFFERENCE;
+        GPU_EXPECT(gpuccl_background_set_params(bg, &bp, &err) == GPUCCL_OK &&
+                       gpuccl_background_set_params(bc, &bp, &err) ==
+                           GPUCCL_OK,
+                   "switch: %s", err.message);
+      }
       const GpucclImage im = scene(buf, format, w, h, pad, 8 + t);
       p.want_labels = pg.want_labels = t % 3 == 2;
       char name[160];
@@ -122,10 +133,13 @@ int main(int argc, char **argv)
   GpucclContext *gpu = gpu_check_context();
   GpucclContext *cpu = gpu_check_cpu_context();
   static const ModelCase cases[] = {
-      {"difference", GPUCCL_BACKGROUND_DIFFERENCE, false, 0, 0.05},
-      {"average", GPUCCL_BACKGROUND_AVERAGE, false, 5, 0.05},
-      {"selective", GPUCCL_BACKGROUND_AVERAGE, true, 5, 0.2},
-      {"slow", GPUCCL_BACKGROUND_AVERAGE, false, 2, 0.003},
+      {"difference", GPUCCL_BACKGROUND_DIFFERENCE, false, 0, 0.05, 0},
+      {"average", GPUCCL_BACKGROUND_AVERAGE, false, 5, 0.05, 0},
+      {"selective", GPUCCL_BACKGROUND_AVERAGE, true, 5, 0.2, 0},
+      {"slow", GPUCCL_BACKGROUND_AVERAGE, false, 2, 0.003, 0},
+      /* a byte model (difference of 8-bit samples) and a 16-bit one in
+       * turn in the same memory */
+      {"switching", GPUCCL_BACKGROUND_DIFFERENCE, false, 2, 0.1, 5},
   };
   static const struct {
     int w, h;

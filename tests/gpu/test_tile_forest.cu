@@ -16,39 +16,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <vector>
 
 #include "cuda/tile_labeling.cuh"
 #include "cuda/tiled_frame.h"
 #include "gpuccl.h"
 #include "oracle.h"
+#include "tile_check.cuh"
 
 typedef tile::LibraryShape S;
 
 static int failures, checks;
-
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    checks++;                                                                  \
-    if (!(cond)) {                                                             \
-      if (failures++ < 20) {                                                   \
-        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
-        fprintf(stderr, __VA_ARGS__);                                          \
-        fputc('\n', stderr);                                                   \
-      }                                                                        \
-    }                                                                          \
-  } while (0)
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
-              cudaGetErrorString(e_));                                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 // What the test reads of one tile's shared memory: the run count, each
 // run's record (row << 8 | first column, PAIRED 0x8000; last column << 16)
@@ -76,17 +54,6 @@ __global__ void __launch_bounds__(S::THREADS)
   if (threadIdx.x == 0)
     out.n_runs[t] = n;
 }
-
-template <typename T> static std::vector<T> down(const T *d, size_t n)
-{
-  std::vector<T> h(n);
-  if (n)
-    CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
-static cudaError_t dalloc(void **p, size_t n) { return cudaMalloc(p, n ? n : 1); }
-static void dfree(void *p) { cudaFree(p); }
 
 struct Run {
   uint32_t y, a, b;
@@ -190,20 +157,6 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   cudaFree(out.parent);
   cudaFree(d_img);
   tile::buffers_free(b, dfree);
-}
-
-static std::vector<uint8_t> random_image(int w, int h, double d, int g, uint32_t seed)
-{
-  std::mt19937 rng(seed);
-  std::bernoulli_distribution bit(d);
-  const int gw = (w + g - 1) / g;
-  std::vector<uint8_t> cells((size_t)gw * ((h + g - 1) / g)), img((size_t)w * h);
-  for (auto &c : cells)
-    c = bit(rng) ? 255 : 0;
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      img[(size_t)y * w + x] = cells[(size_t)(y / g) * gw + x / g];
-  return img;
 }
 
 int main()

@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <tuple>
 #include <vector>
 
@@ -25,43 +24,11 @@
 #include "cuda/tiled_kernels.h"
 #include "gpuccl.h"
 #include "oracle.h"
+#include "tile_check.cuh"
 
 typedef tile::LibraryShape S;
 
 static int failures, checks;
-
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    checks++;                                                                  \
-    if (!(cond)) {                                                             \
-      if (failures++ < 20) {                                                   \
-        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
-        fprintf(stderr, __VA_ARGS__);                                          \
-        fputc('\n', stderr);                                                   \
-      }                                                                        \
-    }                                                                          \
-  } while (0)
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e_ = (x);                                                      \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
-              cudaGetErrorString(e_));                                         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-
-template <typename T> static std::vector<T> down(const T *d, size_t n)
-{
-  std::vector<T> h(n);
-  if (n)
-    CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
-static cudaError_t dalloc(void **p, size_t n) { return cudaMalloc(p, n ? n : 1); }
-static void dfree(void *p) { cudaFree(p); }
 
 // A component as both sides describe it: first pixel (raster), features.
 typedef std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t,
@@ -345,33 +312,6 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   tile::buffers_free(r.b, dfree);
   cudaFree(r.d_img);
   cudaFree(r.d_labels);
-}
-
-static std::vector<uint8_t> random_image(int w, int h, double d, int g, uint32_t seed)
-{
-  std::mt19937 rng(seed);
-  std::bernoulli_distribution b(d);
-  const int gw = (w + g - 1) / g;
-  std::vector<uint8_t> cells((size_t)gw * ((h + g - 1) / g)), img((size_t)w * h);
-  for (auto &c : cells)
-    c = b(rng) ? 255 : 0;
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      img[(size_t)y * w + x] = cells[(size_t)(y / g) * gw + x / g];
-  return img;
-}
-
-// Rows of one-pixel serpentine: a component crossing every seam many times.
-static std::vector<uint8_t> serpentine(int w, int h)
-{
-  std::vector<uint8_t> img((size_t)w * h, 0);
-  for (int y = 0; y < h; y += 2) {
-    for (int x = 0; x < w; x++)
-      img[(size_t)y * w + x] = 255;
-    if (y + 1 < h)
-      img[(size_t)(y + 1) * w + ((y / 2) % 2 ? 0 : w - 1)] = 255;
-  }
-  return img;
 }
 
 // --quick: sides up to 300 (for compute-sanitizer).

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Helpers of the CUDA tests of the tiled pipeline's steps (test_tiled_steps,
+// test_tile_forest, test_forest_tiles) and of gpuccl-tile-bench: checks,
+// CUDA calls that must succeed, device memory, and the test pictures.
+#ifndef GPUCCL_TILE_CHECK_CUH
+#define GPUCCL_TILE_CHECK_CUH
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+// One check, counted in the test's own `checks` and, when cond is false,
+// in its `failures`; the first 20 failures are printed with where and why.
+#define EXPECT(cond, ...)                                                      \
+  do {                                                                         \
+    checks++;                                                                  \
+    if (!(cond)) {                                                             \
+      if (failures++ < 20) {                                                   \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
+        fprintf(stderr, __VA_ARGS__);                                          \
+        fputc('\n', stderr);                                                   \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+// A CUDA call that must succeed: otherwise where and why, and exit(1).
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                       \
+              cudaGetErrorString(e_));                                         \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+// n elements from the device.
+template <typename T> static inline std::vector<T> down(const T *d, size_t n)
+{
+  std::vector<T> h(n);
+  if (n)
+    CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+// The allocator pair tile::buffers_alloc / buffers_free take (no zero-byte
+// allocations).
+static inline cudaError_t dalloc(void **p, size_t n)
+{
+  return cudaMalloc(p, n ? n : 1);
+}
+static inline void dfree(void *p) { cudaFree(p); }
+
+// YACCLAB-style random picture: cells of g x g pixels, each 255 with
+// probability d, else 0.
+static inline std::vector<uint8_t> random_image(int w, int h, double d, int g,
+                                                uint32_t seed)
+{
+  std::mt19937 rng(seed);
+  std::bernoulli_distribution bit(d);
+  const int gw = (w + g - 1) / g;
+  std::vector<uint8_t> cells((size_t)gw * ((h + g - 1) / g)), img((size_t)w * h);
+  for (auto &c : cells)
+    c = bit(rng) ? 255 : 0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      img[(size_t)y * w + x] = cells[(size_t)(y / g) * gw + x / g];
+  return img;
+}
+
+// Rows of one-pixel serpentine: a component crossing every seam many times,
+// its first pixel in the top-left tile.
+static inline std::vector<uint8_t> serpentine(int w, int h)
+{
+  std::vector<uint8_t> img((size_t)w * h, 0);
+  for (int y = 0; y < h; y += 2) {
+    for (int x = 0; x < w; x++)
+      img[(size_t)y * w + x] = 255;
+    if (y + 1 < h)
+      img[(size_t)(y + 1) * w + ((y / 2) % 2 ? 0 : w - 1)] = 255;
+  }
+  return img;
+}
+
+#endif // GPUCCL_TILE_CHECK_CUH
