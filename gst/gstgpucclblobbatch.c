@@ -50,6 +50,16 @@ batcher_of (GpucclBackend backend)
   return b;
 }
 
+/* Batches in the order of their contexts, whatever order the frames
+ * arrived in: the library keeps a batch's graph for the same contexts in
+ * the same order, and re-makes it when the order changes. */
+static gint
+by_context (gconstpointer a, gconstpointer b)
+{
+  const Slot *x = *(Slot * const *) a, *y = *(Slot * const *) b;
+  return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
 /* Labels a closed batch (outside the lock). When the batch is refused,
  * one camera's bad frame must not fail the others: each frame is then
  * labeled alone, with its own answer. */
@@ -63,6 +73,7 @@ label_batch (GPtrArray * batch)
   GpucclResult results[GST_GPUCCL_BLOB_MAX_BATCH];
   GpucclError error = { 0 };
 
+  g_ptr_array_sort (batch, by_context);
   for (guint i = 0; i < n; i++) {
     Slot *slot = g_ptr_array_index (batch, i);
     contexts[i] = slot->ctx;

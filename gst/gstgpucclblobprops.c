@@ -228,6 +228,7 @@ gst_gpuccl_blob_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BATCH_MAX_WAIT:
       s->batch_max_wait = g_value_get_uint64 (value);
+      break;
     case PROP_MASK_LOCATION:
       /* Decoded at the next frame (gstgpucclblobmask.c). */
       g_free (self->mask_location);
@@ -364,6 +365,7 @@ gst_gpuccl_blob_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_BATCH_MAX_WAIT:
       g_value_set_uint64 (value, s->batch_max_wait);
+      break;
     case PROP_MASK_LOCATION:
       g_value_set_string (value, self->mask_location);
       break;

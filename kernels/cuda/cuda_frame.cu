@@ -474,7 +474,10 @@ GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
   /* The table the frame made: read after the kernels, since a segments
    * frame grows its buffers mid-frame (enqueue_segments). */
   set_table(c, plan);
+  /* The intensities read the frame after the sync: the overlay follows
+   * them. */
   const bool draw_beside = overlay && on_device && !params->max_blobs &&
+                           !params->want_intensity &&
                            !(overlay->params.flags & GPUCCL_DRAW_LABELS);
   size_t fetched = 0;
   st = download_results(c, params, overlay, draw_beside,
