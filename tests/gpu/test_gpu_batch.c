@@ -177,28 +177,31 @@ static void mixed_batches(GpucclContext **gpus, GpucclContext *cpu)
     item_free(&items[i]);
 }
 
-/* The same 1080p frames batch after batch: no allocation after the
- * first. */
+/* 1080p frames batch after batch, from two sets of buffers in turn (as
+ * frames from a pool come): each set keeps its graph, the results follow
+ * the frames, and nothing is allocated after the first round of each. */
 static void steady_state(GpucclContext **gpus, GpucclContext *cpu)
 {
-  enum { N = 8 };
-  Item items[N];
+  enum { N = 8, SETS = 2 };
+  Item items[SETS][N];
   int order[N];
-  for (int i = 0; i < N; i++) {
-    item_init(&items[i], 1920, 1080, GPUCCL_PIXEL_U8);
-    item_fill(&items[i], 0.05 * (i + 1), 4, 50u + i);
-    order[i] = i;
-  }
-  check_batch(gpus, cpu, items, order, N, "steady warm-up");
+  for (int k = 0; k < SETS; k++)
+    for (int i = 0; i < N; i++) {
+      item_init(&items[k][i], 1920, 1080, GPUCCL_PIXEL_U8);
+      item_fill(&items[k][i], 0.05 * (i + 1) + 0.2 * k, 4, 50u + i + 10 * k);
+      order[i] = i;
+    }
+  for (int k = 0; k < SETS; k++)
+    check_batch(gpus, cpu, items[k], order, N, "steady warm-up");
   const uint64_t before = gpuccl_cuda_alloc_calls();
-  GpucclImage images[N];
-  const GpucclParams *params[N];
-  GpucclResult results[N];
-  for (int i = 0; i < N; i++) {
-    images[i] = items[i].image;
-    params[i] = &items[i].params;
-  }
   for (int round = 0; round < 10; round++) {
+    GpucclImage images[N];
+    const GpucclParams *params[N];
+    GpucclResult results[N];
+    for (int i = 0; i < N; i++) {
+      images[i] = items[round % SETS][i].image;
+      params[i] = &items[round % SETS][i].params;
+    }
     GpucclError e = {0};
     GPU_EXPECT(gpuccl_process_batch(gpus, images, params, N, results, &e) ==
                    GPUCCL_OK,
@@ -207,9 +210,16 @@ static void steady_state(GpucclContext **gpus, GpucclContext *cpu)
   GPU_EXPECT(gpuccl_cuda_alloc_calls() == before,
              "10 batches of %d frames made %llu allocation calls", N,
              (unsigned long long)(gpuccl_cuda_alloc_calls() - before));
-  check_batch(gpus, cpu, items, order, N, "steady after");
-  for (int i = 0; i < N; i++)
-    item_free(&items[i]);
+  /* New content in the buffers of both sets: the kept graphs read it. */
+  for (int round = 0; round < 4; round++) {
+    const int k = round % SETS;
+    for (int i = 0; i < N; i++)
+      item_fill(&items[k][i], 0.1 + 0.07 * ((i + round) % 6), 2, 70u + round);
+    check_batch(gpus, cpu, items[k], order, N, "steady, new content");
+  }
+  for (int k = 0; k < SETS; k++)
+    for (int i = 0; i < N; i++)
+      item_free(&items[k][i]);
 }
 
 /* Two cameras by motion: each context keeps its own model, batch after
