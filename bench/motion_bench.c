@@ -27,12 +27,10 @@
  *   defaults: 1920x1080,3840x2160, 100 frames, gray8, cpu (and cuda when
  *   usable), OpenCV when its module loads (built with OpenCV's video
  *   module: bench/meson.build). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "frame_timing.h"
 #include "gpuccl.h"
 #include "motion_scene.h"
-#ifdef GPUCCL_HAVE_CUDA
-#include "cuda/cuda_internal.h" /* gpuccl_cuda_kernel_ms */
-#endif
 #include "motion_opencv.h"
 
 #include <dlfcn.h>
@@ -40,37 +38,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RING 16   /* frames drawn once, cycled */
 #define WARM 12   /* untimed frames first: the model's warm-up and more */
 
-static double now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -1.0;
-}
 
 typedef enum { MODE_THRESHOLD, MODE_DIFFERENCE, MODE_BACKGROUND } Mode;
 static const char *const mode_names[] = {"threshold", "difference",
                                          "background"};
-
-typedef struct {
-  double wall_ms, kernel_ms, blobs;
-} Timing;
 
 typedef struct {
   const char *name;
@@ -102,11 +77,29 @@ static void draw_frame(uint8_t *out, const Format *f, int w, int h, int t)
   free(gray);
 }
 
+typedef struct {
+  const uint8_t *empty;
+  uint8_t *const *ring;
+  int w, h;
+  const Format *f;
+} SceneFrames;
+
+/* The empty scene for the warm-up, then the ring's frames. */
+static GpucclImage scene_frame(int i, const void *user)
+{
+  const SceneFrames *s = user;
+  return (GpucclImage){.data = i < WARM ? s->empty : s->ring[i % RING],
+                       .width = s->w, .height = s->h,
+                       .stride = (size_t)s->w * s->f->bpp,
+                       .format = s->f->format, .offset_r = 0,
+                       .offset_g = 1, .offset_b = 2};
+}
+
 /* WARM frames of the empty scene (the model's warm-up), then n_frames
  * timed frames of the ring, in one mode on ctx. */
 static int run_mode(GpucclContext *ctx, const uint8_t *empty,
                     uint8_t *const *ring, int w, int h, const Format *f,
-                    Mode mode, int n_frames, Timing *out)
+                    Mode mode, int n_frames, FrameTiming *out)
 {
   GpucclError err;
   GpucclParams p;
@@ -129,40 +122,9 @@ static int run_mode(GpucclContext *ctx, const uint8_t *empty,
     }
     p.background = bg;
   }
-  double *wall = malloc(sizeof(double) * n_frames);
-  double *kern = malloc(sizeof(double) * n_frames);
-  double blobs = 0;
-  int status = 0;
-  for (int i = 0; i < WARM + n_frames && !status; i++) {
-    const GpucclImage im = {.data = i < WARM ? empty : ring[i % RING],
-                            .width = w, .height = h,
-                            .stride = (size_t)w * f->bpp,
-                            .format = f->format, .offset_r = 0,
-                            .offset_g = 1, .offset_b = 2};
-    GpucclResult r;
-    const double t0 = now_ms();
-    if (gpuccl_process(ctx, &im, &p, &r, &err) != GPUCCL_OK) {
-      fprintf(stderr, "%s: %s\n", mode_names[mode], err.message);
-      status = 1;
-      break;
-    }
-    const double t1 = now_ms();
-    if (i < WARM)
-      continue;
-    wall[i - WARM] = t1 - t0;
-    kern[i - WARM] = -1.0;
-#ifdef GPUCCL_HAVE_CUDA
-    kern[i - WARM] = gpuccl_cuda_kernel_ms(ctx);
-#endif
-    blobs += (double)r.n_blobs;
-  }
-  if (!status) {
-    out->wall_ms = median(wall, n_frames);
-    out->kernel_ms = median(kern, n_frames);
-    out->blobs = blobs / n_frames;
-  }
-  free(wall);
-  free(kern);
+  const SceneFrames frames = {empty, ring, w, h, f};
+  const int status = frame_timing_run(ctx, &p, WARM, n_frames, scene_frame,
+                                      &frames, mode_names[mode], out);
   gpuccl_background_free(bg);
   return status;
 }
@@ -193,7 +155,7 @@ static int bench_backend(GpucclBackend backend, int w, int h,
     }
     draw_frame(ring[k], f, w, h, 40 + k);
   }
-  Timing t[3];
+  FrameTiming t[3];
   int status = 0;
   for (int m = 0; m < 3 && !status; m++) {
     status = run_mode(ctx, empty, ring, w, h, f, (Mode)m, n_frames, &t[m]);
@@ -256,9 +218,9 @@ static int bench_opencv(const OpencvApi *api, int w, int h, int n_frames)
   for (int i = 0; i < WARM + n_frames; i++) {
     const uint8_t *frame =
         i < WARM ? empty : ring + (size_t)(i % RING) * w * h;
-    const double t0 = now_ms();
+    const double t0 = frame_timing_now_ms();
     const long n = api->frame(m, frame, w, h, (size_t)w);
-    const double t1 = now_ms();
+    const double t1 = frame_timing_now_ms();
     if (n < 0)
       return 1;
     if (i >= WARM) {
@@ -267,7 +229,7 @@ static int bench_opencv(const OpencvApi *api, int w, int h, int n_frames)
     }
   }
   printf("%dx%d opencv mog2+ccws %8.3f ms/frame  (1 thread)  %.1f blobs\n",
-         w, h, median(wall, n_frames), blobs / n_frames);
+         w, h, frame_timing_median(wall, n_frames), blobs / n_frames);
   api->destroy(m);
   free(empty);
   free(ring);

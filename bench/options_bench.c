@@ -26,17 +26,14 @@
  *                             [--threshold T [--no-invert]]
  *   defaults: 1920x1080,3840x2160, 200 frames, cpu (and cuda when
  *   usable), threshold 30 with invert. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "frame_timing.h"
 #include "gpuccl.h"
 #include "motion_scene.h"
-#ifdef GPUCCL_HAVE_CUDA
-#include "cuda/cuda_internal.h" /* gpuccl_cuda_kernel_ms */
-#endif
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define RING 16 /* frames drawn once, cycled */
 #define WARM 5  /* untimed frames first */
@@ -49,28 +46,6 @@ typedef enum { OPT_DEFAULT, OPT_REGION, OPT_MASK, OPT_INTENSITY, OPT_BOTH,
 static const char *const option_names[] = {"default", "region", "mask",
                                            "intensity", "both"};
 
-static double now_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -1.0;
-}
-
-typedef struct {
-  double wall_ms, kernel_ms, blobs;
-} Timing;
 
 /* The image of frame `data` for an option: the whole frame, or the
  * central quarter. */
@@ -86,48 +61,31 @@ static GpucclImage image_of(const uint8_t *data, int w, int h, Option opt)
   return im;
 }
 
+typedef struct {
+  uint8_t *const *ring;
+  int w, h;
+  Option opt;
+} RingFrames;
+
+static GpucclImage ring_frame(int i, const void *user)
+{
+  const RingFrames *f = user;
+  return image_of(f->ring[i % RING], f->w, f->h, f->opt);
+}
+
 static int run_option(GpucclContext *ctx, uint8_t *const *ring, int w, int h,
                       const GpucclMask *mask, Option opt, int n_frames,
-                      Timing *out)
+                      FrameTiming *out)
 {
-  GpucclError err;
   GpucclParams p;
   gpuccl_params_init(&p);
   p.threshold = threshold;
   p.invert = invert;
   p.mask = opt == OPT_MASK || opt == OPT_BOTH ? mask : NULL;
   p.want_intensity = opt == OPT_INTENSITY || opt == OPT_BOTH;
-  double *wall = malloc(sizeof(double) * n_frames);
-  double *kern = malloc(sizeof(double) * n_frames);
-  double blobs = 0;
-  int status = 0;
-  for (int i = 0; i < WARM + n_frames; i++) {
-    const GpucclImage im = image_of(ring[i % RING], w, h, opt);
-    GpucclResult r;
-    const double t0 = now_ms();
-    if (gpuccl_process(ctx, &im, &p, &r, &err) != GPUCCL_OK) {
-      fprintf(stderr, "%s: %s\n", option_names[opt], err.message);
-      status = 1;
-      break;
-    }
-    const double t1 = now_ms();
-    if (i < WARM)
-      continue;
-    wall[i - WARM] = t1 - t0;
-    kern[i - WARM] = -1.0;
-#ifdef GPUCCL_HAVE_CUDA
-    kern[i - WARM] = gpuccl_cuda_kernel_ms(ctx);
-#endif
-    blobs += (double)r.n_blobs;
-  }
-  if (!status) {
-    out->wall_ms = median(wall, n_frames);
-    out->kernel_ms = median(kern, n_frames);
-    out->blobs = blobs / n_frames;
-  }
-  free(wall);
-  free(kern);
-  return status;
+  const RingFrames frames = {ring, w, h, opt};
+  return frame_timing_run(ctx, &p, WARM, n_frames, ring_frame, &frames,
+                          option_names[opt], out);
 }
 
 /* Zero on the left third and on every other 64 x 64 block. */
@@ -150,7 +108,7 @@ static GpucclMask *make_mask(GpucclContext *ctx, int w, int h)
 }
 
 static void print_timing(int w, int h, GpucclBackend backend, Option opt,
-                         const Timing *t, const Timing *base)
+                         const FrameTiming *t, const FrameTiming *base)
 {
   printf("%dx%d %-4s %-9s %8.3f ms/frame  x%.3f", w, h,
          gpuccl_backend_name(backend), option_names[opt], t->wall_ms,
@@ -183,7 +141,7 @@ static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
   }
   GpucclMask *mask = status ? NULL : make_mask(ctx, w, h);
   status = status || !mask;
-  Timing t[N_OPTS];
+  FrameTiming t[N_OPTS];
   for (int o = 0; o < N_OPTS && !status; o++) {
     status = run_option(ctx, ring, w, h, mask, (Option)o, n_frames, &t[o]);
     if (!status)
