@@ -314,8 +314,9 @@ GPUCCL_API GpucclStatus gpuccl_process_sized(GpucclContext *ctx,
  * the images' kernels run as one CUDA graph on contexts[0]'s stream, side
  * by side: one launch, one download kernel and one sync for the batch,
  * so N cameras pay a frame's fixed cost about once rather than N times
- * (docs/benchmarks.md). Frames that cannot run as a graph (segments mode,
- * HYBRID3, query points) are processed before it, each by itself.
+ * (docs/benchmarks.md). Frames that cannot join the graph (segments mode,
+ * HYBRID3, query points, intensities) are processed before it, each by
+ * itself.
  * The contexts are distinct and of one backend; on CUDA they may be on
  * several GPUs (one graph each, all launched before the host waits).
  * params[i] are of params_size bytes each. An error names the
