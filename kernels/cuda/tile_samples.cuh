@@ -73,12 +73,20 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
       s[0] = a.x, s[1] = a.y, s[2] = a.z, s[3] = a.w;
       s[4] = b.x, s[5] = b.y, s[6] = b.z, s[7] = b.w;
     }
+    /* All of the word's model loaded before any of it is written back: a
+     * store evicts its line from L1, and loads between stores would each
+     * go to L2 (the 4-byte model of U16 samples: 8 lines' worth a warp
+     * instruction). */
+    constexpr int CHUNKS = 32 / PER;
     uint4 *q = reinterpret_cast<uint4 *>(model);
+    uint4 v4[CHUNKS];
 #pragma unroll
-    for (int c = 0; c < 32 / PER; c++) {
-      uint4 v4 = q[c];
+    for (int c = 0; c < CHUNKS; c++)
+      v4[c] = q[c];
+#pragma unroll
+    for (int c = 0; c < CHUNKS; c++) {
       T v[PER];
-      memcpy(v, &v4, sizeof v4);
+      memcpy(v, &v4[c], sizeof v4[c]);
 #pragma unroll
       for (int j = 0; j < PER; j++) {
         const int i = c * PER + j;
@@ -90,10 +98,12 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
              << i;
         v[j] = (T)(b >> STORED);
       }
-      if (im.motion_learns) {
-        memcpy(&v4, v, sizeof v4);
-        q[c] = v4;
-      }
+      memcpy(&v4[c], v, sizeof v4[c]);
+    }
+    if (im.motion_learns) {
+#pragma unroll
+      for (int c = 0; c < CHUNKS; c++)
+        q[c] = v4[c];
     }
     return m;
   }
