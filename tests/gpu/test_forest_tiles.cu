@@ -33,10 +33,6 @@ typedef tile::LibraryShape S;
 static int failures, checks;
 
 // first pixel (y * width + x), area, sum_x, sum_y, x0, y0, x1, y1
-typedef std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t,
-                   uint32_t, uint32_t>
-    Piece;
-
 static void add_pixel(Piece &p, uint64_t key, uint32_t x, uint32_t y)
 {
   if (std::get<1>(p) == 0)
@@ -120,12 +116,8 @@ static void check_forest_tiles(const Run &r)
       for (auto &kv : pieces)
         (open[kv.first] ? want_open : want_closed).push_back(kv.second);
       for (uint32_t k = 0; k < n_closed[t]; k++) {
-        const uint4 q = rec[t * S::CLOSED_CAP + k];
-        const uint32_t px = q.x & 0xffff, a = q.x >> 16;
-        got_closed.push_back(Piece{(uint64_t)(oy + px / S::W) * r.w + ox + px % S::W, a,
-                                   q.y + (uint64_t)a * ox, q.z + (uint64_t)a * oy,
-                                   ox + (q.w & 0xff), oy + px / S::W,
-                                   ox + ((q.w >> 8) & 0xff), oy + (q.w >> 16)});
+        got_closed.push_back(
+            closed_piece<S>(rec[t * S::CLOSED_CAP + k], ox, oy, r.w));
       }
       for (uint32_t k = 0; k < n_open[t]; k++) {
         const size_t p = t * S::OPEN_CAP + k;

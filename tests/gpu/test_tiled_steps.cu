@@ -30,11 +30,6 @@ typedef tile::LibraryShape S;
 
 static int failures, checks;
 
-// A component as both sides describe it: first pixel (raster), features.
-typedef std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t,
-                   uint32_t, uint32_t>
-    Piece; // first, area, sum_x, sum_y, x0, y0, x1, y1
-
 // OpenCV's labeling of a plane (0/255), labels in raster order, features.
 struct Oracle {
   std::vector<uint32_t> labels;
@@ -117,12 +112,8 @@ static void check_tile_labeling(Run &r)
         (is_open[i] ? open : closed).push_back(o.piece(i, cw, ox, oy, r.w));
       std::vector<Piece> got_closed, got_open;
       for (uint32_t k = 0; k < n_closed[t]; k++) {
-        const uint4 q = rec[t * S::CLOSED_CAP + k];
-        const uint32_t px = q.x & 0xffff, a = q.x >> 16;
-        got_closed.push_back(Piece{(uint64_t)(oy + px / S::W) * r.w + ox + px % S::W, a,
-                                   q.y + (uint64_t)a * ox, q.z + (uint64_t)a * oy,
-                                   ox + (q.w & 0xff), oy + px / S::W,
-                                   ox + ((q.w >> 8) & 0xff), oy + (q.w >> 16)});
+        got_closed.push_back(
+            closed_piece<S>(rec[t * S::CLOSED_CAP + k], ox, oy, r.w));
       }
       for (uint32_t k = 0; k < n_open[t]; k++) {
         const size_t p = t * S::OPEN_CAP + k;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Helpers of the CUDA tests of the tiled pipeline's steps (test_tiled_steps,
 // test_tile_forest, test_forest_tiles) and of gpuccl-tile-bench: checks,
-// CUDA calls that must succeed, device memory, and the test pictures.
+// CUDA calls that must succeed, device memory, the test pictures, and the
+// pieces the tests compare.
 #ifndef GPUCCL_TILE_CHECK_CUH
 #define GPUCCL_TILE_CHECK_CUH
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -39,6 +41,24 @@
   } while (0)
 
 // n elements from the device.
+// A component as the tests compare it: first pixel (raster), features.
+typedef std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t,
+                   uint32_t, uint32_t>
+    Piece; // first, area, sum_x, sum_y, x0, y0, x1, y1
+
+// Closed record q of the tile at (ox, oy), in an image w pixels wide (the
+// layout tile labeling writes, tile_common.cuh), as a Piece of the image.
+template <class S>
+static inline Piece closed_piece(const uint4 &q, uint32_t ox, uint32_t oy,
+                                 uint64_t w)
+{
+  const uint32_t px = q.x & 0xffff, a = q.x >> 16;
+  return Piece{(uint64_t)(oy + px / S::W) * w + ox + px % S::W, a,
+               q.y + (uint64_t)a * ox, q.z + (uint64_t)a * oy,
+               ox + (q.w & 0xff), oy + px / S::W, ox + ((q.w >> 8) & 0xff),
+               oy + (q.w >> 16)};
+}
+
 template <typename T> static inline std::vector<T> down(const T *d, size_t n)
 {
   std::vector<T> h(n);
