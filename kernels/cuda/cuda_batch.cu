@@ -65,6 +65,7 @@ struct BatchGraph {
   CudaCtx **cs;          /* per image and group */
   BatchItemKey *scratch; /* per image and group */
   size_t plans_cap, groups_cap;
+  bool stop_inside; /* the graph records the lead's ev_stop itself */
 };
 
 void batch_graph_free(CudaCtx *c)
@@ -121,15 +122,20 @@ static size_t batch_fetch(CudaCtx *c)
 }
 
 /* Image i's branch of the capture: after the fork on the lead's stream,
- * its kernels and downloads on its own stream, joined back. */
+ * its kernels and downloads on its own stream, joined back. `stop`, when
+ * set, is recorded between the kernels and the downloads, so that the
+ * device time of a lone frame is its labeling's, as without batches. */
 static GpucclStatus capture_item(CudaCtx *lead, CudaCtx *c,
                                  const FramePlan &plan, size_t fetched,
-                                 GpucclError *error)
+                                 cudaEvent_t stop, GpucclError *error)
 {
   const bool branch = c->stream != lead->stream;
   if (branch)
     CK(cudaStreamWaitEvent(c->stream, lead->ev_batch, 0), "batch fork");
   GpucclStatus st = enqueue_kernels(c, plan.f, plan.params, error);
+  if (st == GPUCCL_OK && stop)
+    LAUNCH(cudaEventRecordWithFlags(stop, c->stream, cudaEventRecordExternal),
+           "event record");
   if (st == GPUCCL_OK) {
     const unsigned chunks =
         (unsigned)std::max<size_t>(1, (2 * fetched + GATHER_CHUNK - 1) /
@@ -151,14 +157,20 @@ static GpucclStatus capture_item(CudaCtx *lead, CudaCtx *c,
   return GPUCCL_OK;
 }
 
-/* The batch's graph, captured from every image's branch. */
+/* The batch's graph, captured from every image's branch. A lone image
+ * records the lead's ev_stop inside (*stop_inside); a batch's device time
+ * is the whole graph's. */
 static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
                                   const FramePlan *plans,
                                   const BatchItemKey *keys, size_t n,
-                                  cudaGraph_t *graph, size_t *failed,
-                                  GpucclError *error)
+                                  cudaGraph_t *graph, bool *stop_inside,
+                                  size_t *failed, GpucclError *error)
 {
   CudaCtx *c = lead;
+  size_t graphed = 0;
+  for (size_t i = 0; i < n; i++)
+    graphed += cs[i] != nullptr;
+  *stop_inside = graphed == 1;
   CK(cudaStreamBeginCapture(lead->stream, cudaStreamCaptureModeThreadLocal),
      "batch capture");
   cudaError_t err = cudaEventRecord(lead->ev_batch, lead->stream);
@@ -167,7 +179,8 @@ static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
                         : cuda_fail(lead, error, err, "batch fork");
   for (size_t i = 0; i < n && st == GPUCCL_OK; i++)
     if (cs[i]) {
-      st = capture_item(lead, cs[i], plans[i], keys[i].fetched, error);
+      st = capture_item(lead, cs[i], plans[i], keys[i].fetched,
+                        *stop_inside ? lead->ev_stop : nullptr, error);
       if (st != GPUCCL_OK)
         *failed = i;
     }
@@ -205,8 +218,9 @@ static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
   if (b->exec && b->n == n && memcmp(b->keys, keys, n * sizeof *keys) == 0)
     return GPUCCL_OK;
   cudaGraph_t graph = nullptr;
-  GpucclStatus st =
-      capture_batch(lead, cs, plans, keys, n, &graph, failed, error);
+  bool stop_inside = false;
+  GpucclStatus st = capture_batch(lead, cs, plans, keys, n, &graph,
+                                  &stop_inside, failed, error);
   bool updated = false;
   if (st == GPUCCL_OK && batch_same_shape(b, keys, n)) {
     cudaGraphExecUpdateResultInfo info;
@@ -241,6 +255,7 @@ static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
     return st;
   memcpy(b->keys, keys, n * sizeof *keys);
   b->n = n;
+  b->stop_inside = stop_inside;
   return GPUCCL_OK;
 }
 
@@ -347,7 +362,8 @@ static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
     return st;
   LAUNCH(cudaEventRecord(lead->ev_start, lead->stream), "event record");
   LAUNCH(cudaGraphLaunch(lead->batch->exec, lead->stream), "batch launch");
-  LAUNCH(cudaEventRecord(lead->ev_stop, lead->stream), "event record");
+  if (!lead->batch->stop_inside)
+    LAUNCH(cudaEventRecord(lead->ev_stop, lead->stream), "event record");
   return GPUCCL_OK;
 }
 
