@@ -6,8 +6,9 @@
  *    with CUDA events between the launches (median of the repetitions);
  *  - the whole sequence as one CUDA graph, launched back to back, as the
  *    library runs it;
- *  - the tile labeling kernel's phases: clock64() at the end of each phase
- *    in every block, mean cycles over the blocks.
+ *  - the tile labeling kernel's phases and blob records' phases:
+ *    clock64() at the end of each phase in every block,
+ *    mean cycles over the blocks.
  *   gpuccl-tile-bench [--size WxH] [--conn 4|8] [--cells d:g,d:g,...]
  *                     [--reps N] [--csv FILE]
  * Exits 77 without a usable CUDA device. */
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/blob_records.cuh"
 #include "cuda/tile_labeling.cuh"
 #include "cuda/tiled_frame.h"
 #include "cuda/tiled_kernels.h"
@@ -63,6 +65,31 @@ __global__ void __launch_bounds__(tile::LibraryShape::THREADS)
   }
   __syncthreads();
   PhaseMarks::at(8);
+}
+
+/* The blob records kernel's phases (blob_records.cuh), marked after a
+ * barrier: the block's slowest thread ends each. */
+constexpr int RECORD_PHASES = 6;
+const char *const record_phase_names[RECORD_PHASES] = {
+    "start", "rec_take", "rec_open_roots", "rec_scan", "rec_look_back",
+    "rec_write"};
+
+__device__ unsigned long long *g_record_marks;
+
+struct RecordMarks {
+  static __device__ __forceinline__ void at(int k)
+  {
+    __syncthreads();
+    if (threadIdx.x == 0)
+      g_record_marks[blockIdx.x * RECORD_PHASES + k] = clock64();
+  }
+};
+
+__global__ void __launch_bounds__(tile::records::THREADS)
+    marked_records_kernel(tile::Frame f, GpucclBlob *blobs)
+{
+  RecordMarks::at(0);
+  tile::records::blob_records<RecordMarks>(f, blobs);
 }
 
 struct Options {
@@ -216,6 +243,37 @@ std::vector<double> profile_phases(const tile::Frame &f, bool conn8,
   return mean;
 }
 
+/* Mean cycles per phase of blob records over the tiles, each run after
+ * the frame's kernels before it (open merging is not idempotent). */
+std::vector<double> profile_records(const tile::Buffers &b,
+                                    const tile::Frame &f, cudaStream_t st)
+{
+  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
+  unsigned long long *d_marks;
+  CK(cudaMalloc(&d_marks, tiles * RECORD_PHASES * sizeof *d_marks));
+  CK(cudaMemcpyToSymbol(g_record_marks, &d_marks, sizeof d_marks));
+  for (int r = 0; r < 3; r++) {
+    CK(tile::launch_tile_labeling(f, st));
+    CK(tile::launch_seam_merging(f, st));
+    CK(tile::launch_open_merging(f, st));
+    marked_records_kernel<<<(unsigned)tiles, tile::records::THREADS,
+                            tile::records::records_dynamic_smem(f), st>>>(
+        f, b.blobs);
+    CK(cudaGetLastError());
+  }
+  CK(cudaStreamSynchronize(st));
+  std::vector<unsigned long long> m(tiles * RECORD_PHASES);
+  CK(cudaMemcpy(m.data(), d_marks, m.size() * sizeof m[0],
+                cudaMemcpyDeviceToHost));
+  CK(cudaFree(d_marks));
+  std::vector<double> mean(RECORD_PHASES, 0.0);
+  for (size_t t = 0; t < tiles; t++)
+    for (int k = 1; k < RECORD_PHASES; k++)
+      mean[k] += (double)(m[t * RECORD_PHASES + k] -
+                          m[t * RECORD_PHASES + k - 1]) / tiles;
+  return mean;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -247,7 +305,7 @@ int main(int argc, char **argv)
     return 1;
   }
   printf("%s, %dx%d, %d-connectivity, tile %dx%d; microseconds (median of "
-         "%d), phases in %% of the tile kernel's cycles\n",
+         "%d), phases in %% of the tile kernel's and of blob records' cycles\n",
          prop.name, W, H, o.conn, tile::LibraryShape::W,
          tile::LibraryShape::H, o.reps);
   std::string head = "density,granularity,components,blobs";
@@ -256,6 +314,8 @@ int main(int argc, char **argv)
   head += ",steps_us,graph_us";
   for (int k = 1; k < PHASES; k++)
     head += std::string(",") + phase_names[k] + "_pct";
+  for (int k = 1; k < RECORD_PHASES; k++)
+    head += std::string(",") + record_phase_names[k] + "_pct";
   printf("%s\n", head.c_str());
   if (csv)
     fprintf(csv, "%s\n", head.c_str());
@@ -272,6 +332,7 @@ int main(int argc, char **argv)
     const std::vector<double> steps = time_steps(b, f, st, o.reps);
     const double graph = time_graph(b, f, st, o.reps);
     const std::vector<double> cycles = profile_phases(f, f.conn8, st);
+    const std::vector<double> rec = profile_records(b, f, st);
     uint32_t header[3];
     CK(cudaMemcpy(header, f.header, sizeof header, cudaMemcpyDeviceToHost));
     double sum = 0, total = 0;
@@ -288,6 +349,12 @@ int main(int argc, char **argv)
     for (int k = 1; k < PHASES; k++)
       n += snprintf(line + n, sizeof line - n, ",%.1f",
                     total > 0 ? 100.0 * cycles[k] / total : 0.0);
+    double rec_total = 0;
+    for (int k = 1; k < RECORD_PHASES; k++)
+      rec_total += rec[k];
+    for (int k = 1; k < RECORD_PHASES; k++)
+      n += snprintf(line + n, sizeof line - n, ",%.1f",
+                    rec_total > 0 ? 100.0 * rec[k] / rec_total : 0.0);
     printf("%s\n", line);
     if (csv)
       fprintf(csv, "%s\n", line);

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The blob records agent (blob_records.cu), apart from its kernel so that
+ * a profile can mark its phases (bench/tile_bench.cu). */
+#ifndef GPUCCL_BLOB_RECORDS_CUH
+#define GPUCCL_BLOB_RECORDS_CUH
+
+#include <cub/block/block_scan.cuh>
+
+#include "tile_labeling.cuh" /* NoMarks */
+#include "tile_samples.cuh" /* threshold_of */
+#include "tiled_kernels.h"
+
+namespace tile {
+
+namespace records {
+
+typedef LibraryShape S;
+constexpr int THREADS = S::THREADS;
+constexpr int MAX_TILES_X = (GPUCCL_MAX_SIDE + S::W - 1) / S::W;
+typedef cub::BlockScan<unsigned long long, THREADS> CellScan;
+static_assert(THREADS == S::H * S::WORDS, "a thread per bitmap word");
+static_assert(S::W / 2 < (1 << 16), "open roots per cell in 16 bits");
+
+/* A band's status word: a flag and its counts, components | blobs << 31
+ * (each under 2^31: at most 2^27 pixels). */
+constexpr unsigned long long BAND_AGGREGATE = 1ull << 62;
+constexpr unsigned long long BAND_PREFIX = 2ull << 62;
+constexpr unsigned long long COUNTS = (1ull << 62) - 1;
+
+__device__ __forceinline__ unsigned long long to_status(unsigned long long c)
+{
+  return (c & 0xffffffffu) | (c >> 32) << 31;
+}
+__device__ __forceinline__ unsigned long long from_status(unsigned long long s)
+{
+  return (s & 0x7fffffffu) | (s >> 31 & 0x7fffffffu) << 32;
+}
+
+/* `before`: the components (low half) and blobs (high half) before the
+ * blob's first pixel (x, y). */
+__device__ __forceinline__ void write_blob(GpucclBlob *blobs,
+                                           unsigned long long before,
+                                           uint32_t y, uint32_t area,
+                                           unsigned long long sum_x,
+                                           unsigned long long sum_y,
+                                           uint32_t x0, uint32_t x1,
+                                           uint32_t y1)
+{
+  const uint32_t id = (uint32_t)before + 1, at = (uint32_t)(before >> 32);
+  /* Two 16-byte stores: the record is 32 bytes (gpuccl.h). */
+  uint4 *dst = reinterpret_cast<uint4 *>(blobs + at);
+  dst[0] = make_uint4(id, area, x0 | y << 16, x1 | y1 << 16);
+  dst[1] = make_uint4((uint32_t)sum_x, (uint32_t)(sum_x >> 32),
+                      (uint32_t)sum_y, (uint32_t)(sum_y >> 32));
+}
+
+struct RecordsShared {
+  CellScan::TempStorage scan;
+  unsigned long long band_before; /* components and blobs of bands above */
+  uint32_t open_before[MAX_TILES_X + 1]; /* open slots of the band's tiles */
+  uint32_t n_mine, mine[S::OPEN_CAP]; /* open roots with first pixel here */
+  /* The tile's start and pass words and, per row, the bits before each
+   * word: a component's place is then two shared loads away. */
+  uint32_t bits[2][S::H][S::WORDS];
+  uint32_t before[2][S::H][S::WORDS];
+};
+
+struct BlobRecords {
+  const Frame &f;
+  GpucclBlob *blobs;
+  RecordsShared &s;
+  unsigned long long *cells; /* the band's cells: counts, then offsets */
+  /* Open roots per cell, components | blobs << 16 (a cell's row of TILE_W
+   * pixels holds at most TILE_W / 2 of each): a 32-bit shared atomic where
+   * the cell's 64-bit word would take a compare-and-swap loop. */
+  uint32_t *open_counts;
+  const int t;
+  uint32_t tile = 0, band = 0, tx = 0, n_cells = 0;
+  size_t cell0 = 0; /* the band's first cell in the frame */
+
+  /* This block's tile; the band's closed counts, the tile's bitmaps. */
+  __device__ void take_tile()
+  {
+    if (t == 0)
+      s.n_mine = 0;
+    tile = blockIdx.x;
+    band = tile / f.tiles_x;
+    tx = tile % f.tiles_x;
+    const int rows = min(S::H, f.image.height - (int)band * S::H);
+    n_cells = (uint32_t)rows * f.tiles_x;
+    cell0 = (size_t)band * S::H * f.tiles_x;
+    for (uint32_t i = t; i < n_cells; i += THREADS) {
+      cells[i] = f.cell_count[cell0 + i];
+      open_counts[i] = 0;
+    }
+    const int y = t / S::WORDS, k = t % S::WORDS;
+    const size_t word =
+        (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
+    s.bits[0][y][k] = f.out.start[word];
+    s.bits[1][y][k] = f.out.pass[word];
+    if (t < f.tiles_x)
+      s.open_before[t + 1] = f.out.n_open[band * f.tiles_x + t];
+    __syncthreads();
+    if (t == 0) {
+      s.open_before[0] = 0;
+      for (int i = 1; i <= f.tiles_x; i++)
+        s.open_before[i] += s.open_before[i - 1];
+    }
+    __syncthreads();
+  }
+
+  /* The open slot of the band's i-th open piece. */
+  __device__ uint32_t open_piece(uint32_t i) const
+  {
+    int lo = 0, hi = f.tiles_x - 1; /* the last tile with before <= i */
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (s.open_before[mid] <= i)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    return (band * f.tiles_x + lo) * S::OPEN_CAP + i - s.open_before[lo];
+  }
+
+  /* Open components: their counts into the band's cells; those whose
+   * first pixel is in this tile into its bitmaps and its list. */
+  __device__ void add_open_roots()
+  {
+    const OpenPieces &o = f.out.open;
+    const uint32_t w = (uint32_t)f.image.width;
+    for (uint32_t i = t; i < s.open_before[f.tiles_x]; i += THREADS) {
+      const uint32_t p = open_piece(i);
+      if (o.parent[p] != p)
+        continue;
+      const uint32_t x = o.key[p] % w, y = o.key[p] / w - band * S::H;
+      const bool passes = f.filter.passes(o.area[p]);
+      atomicAdd(open_counts + y * f.tiles_x + x / S::W,
+                1u | (uint32_t)passes << 16);
+      if (x / S::W != tx)
+        continue;
+      const uint32_t bit = 1u << (x & 31), k = x % S::W / 32;
+      atomicOr(&s.bits[0][y][k], bit);
+      if (passes)
+        atomicOr(&s.bits[1][y][k], bit);
+      s.mine[atomicAdd(&s.n_mine, 1u)] = p;
+    }
+    __syncthreads();
+  }
+
+  /* The band's cells become offsets within the band; returns its counts. */
+  __device__ unsigned long long scan_cells()
+  {
+    unsigned long long carry = 0;
+    for (uint32_t c0 = 0; c0 < n_cells; c0 += THREADS) {
+      const uint32_t i = c0 + t;
+      unsigned long long v = 0;
+      if (i < n_cells) {
+        const uint32_t o = open_counts[i];
+        v = cells[i] + (o & 0xffffu) + ((unsigned long long)(o >> 16) << 32);
+      }
+      unsigned long long before, total;
+      CellScan(s.scan).ExclusiveSum(v, before, total);
+      if (i < n_cells)
+        cells[i] = carry + before;
+      carry += total;
+      __syncthreads();
+    }
+    return carry;
+  }
+
+  /* The counts of the bands above, one warp: add up the earlier bands' 32
+   * at a time back to the nearest one that knows its prefix. The band's
+   * first tile (`publish`) publishes the band's counts before and its
+   * prefix after. */
+  __device__ unsigned long long look_back(unsigned long long counts,
+                                          bool publish) const
+  {
+    volatile unsigned long long *status = f.band_status;
+    const int lane = t & 31;
+    if (publish && lane == 0 && band > 0)
+      status[band] = BAND_AGGREGATE | to_status(counts);
+    unsigned long long before = 0;
+    for (int j0 = (int)band - 1; j0 >= 0; j0 -= 32) {
+      const int j = j0 - lane;
+      unsigned long long v = BAND_PREFIX; /* before the first band: 0 */
+      while (j >= 0 && !((v = status[j]) & ~COUNTS))
+        ; /* not published yet: that band's first tile is running */
+      const uint32_t known =
+          __ballot_sync(0xffffffffu, (v & BAND_PREFIX) != 0);
+      const int nearest = known ? __ffs(known) - 1 : 31;
+      unsigned long long add = lane <= nearest ? from_status(v & COUNTS) : 0;
+      for (int d = 16; d; d >>= 1)
+        add += __shfl_xor_sync(0xffffffffu, add, d);
+      before += add;
+      if (known)
+        break;
+    }
+    if (publish && lane == 0)
+      status[band] = BAND_PREFIX | to_status(before + counts);
+    return before;
+  }
+
+  /* The counts of the bands above (each tile looks back itself: no wait
+   * for its band's first tile), then the tile's offsets. */
+  __device__ void band_prefix(unsigned long long counts)
+  {
+    if (t < 32) {
+      const unsigned long long before = look_back(counts, tx == 0);
+      if (t == 0)
+        s.band_before = before;
+    }
+    /* Bits before each word of a row, for the places below. */
+    if (t < S::H) {
+      uint32_t all = 0, passed = 0;
+      for (int k = 0; k < S::WORDS; k++) {
+        s.before[0][t][k] = all;
+        s.before[1][t][k] = passed;
+        all += __popc(s.bits[0][t][k]);
+        passed += __popc(s.bits[1][t][k]);
+      }
+    }
+    __syncthreads();
+    if (t < S::H && (uint32_t)t * f.tiles_x < n_cells) {
+      const uint32_t c = t * f.tiles_x + tx;
+      f.cell_before[cell0 + c] = s.band_before + cells[c];
+    }
+    if (s.n_mine) { /* else the bitmaps are as tile labeling wrote them */
+      const int y = t / S::WORDS, k = t % S::WORDS;
+      const size_t word =
+          (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
+      f.out.start[word] = s.bits[0][y][k];
+      f.out.pass[word] = s.bits[1][y][k];
+    }
+  }
+
+  /* Components and blobs before the tile's pixel (lx, ly). */
+  __device__ unsigned long long before(uint32_t lx, uint32_t ly) const
+  {
+    const uint32_t k = lx / 32, below = (1u << (lx & 31)) - 1u;
+    return s.band_before + cells[ly * f.tiles_x + tx] +
+           (s.before[0][ly][k] + __popc(s.bits[0][ly][k] & below)) +
+           ((unsigned long long)(s.before[1][ly][k] +
+                                 __popc(s.bits[1][ly][k] & below))
+            << 32);
+  }
+
+  /* The first PRELOAD staged records of the thread, loaded before the
+   * tile waits for its band's prefix: their latency hides behind it. */
+  static constexpr int PRELOAD = 4;
+  uint4 pre[PRELOAD];
+  uint32_t n_closed = 0;
+
+  __device__ void preload_closed()
+  {
+    n_closed = f.out.n_closed[tile];
+    const uint4 *rec = f.out.closed.rec + (size_t)tile * S::CLOSED_CAP;
+#pragma unroll
+    for (int k = 0; k < PRELOAD; k++)
+      if (t + k * THREADS < n_closed)
+        pre[k] = rec[t + k * THREADS];
+  }
+
+  /* A staged closed piece, at its place. */
+  __device__ __forceinline__ void write_closed(const uint4 &q) const
+  {
+    const uint32_t gx0 = tx * S::W, gy0 = band * S::H;
+    const uint32_t px = q.x & 0xffffu, area = q.x >> 16;
+    const uint32_t ly = px / S::W, lx = px % S::W;
+    write_blob(blobs, before(lx, ly), gy0 + ly, area,
+               q.y + (unsigned long long)area * gx0,
+               q.z + (unsigned long long)area * gy0, gx0 + (q.w & 0xff),
+               gx0 + ((q.w >> 8) & 0xff), gy0 + (q.w >> 16));
+  }
+
+  /* The tile's staged closed pieces and its open roots, each at its place. */
+  __device__ void write_records()
+  {
+    const uint32_t gx0 = tx * S::W, gy0 = band * S::H;
+#pragma unroll
+    for (int k = 0; k < PRELOAD; k++)
+      if (t + k * THREADS < n_closed)
+        write_closed(pre[k]);
+    const uint4 *rec = f.out.closed.rec + (size_t)tile * S::CLOSED_CAP;
+    for (uint32_t i = t + PRELOAD * THREADS; i < n_closed; i += THREADS)
+      write_closed(rec[i]);
+    const OpenPieces &o = f.out.open;
+    const uint32_t w = (uint32_t)f.image.width;
+    for (uint32_t i = t; i < s.n_mine; i += THREADS) {
+      const uint32_t p = s.mine[i];
+      if (!f.filter.passes(o.area[p]))
+        continue;
+      const uint32_t x = o.key[p] % w, y = o.key[p] / w;
+      write_blob(blobs, before(x - gx0, y - gy0), y, o.area[p], o.sum_x[p],
+                 o.sum_y[p], o.x0[p], o.x1[p], o.y1[p]);
+    }
+  }
+};
+
+/* A block's work, one method per phase; Marks::at(k) after phase k. */
+template <class Marks = NoMarks>
+__device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
+{
+  __shared__ RecordsShared s;
+  extern __shared__ unsigned long long cells[];
+  wait_for_previous();
+  allow_next();
+  BlobRecords r{f, blobs, s, cells,
+                reinterpret_cast<uint32_t *>(cells + S::H * f.tiles_x),
+                (int)threadIdx.x};
+  r.take_tile();
+  Marks::at(1);
+  r.preload_closed();
+  r.add_open_roots();
+  Marks::at(2);
+  const unsigned long long counts = r.scan_cells();
+  Marks::at(3);
+  r.band_prefix(counts);
+  Marks::at(4);
+  r.write_records();
+  if (r.tile == (uint32_t)(f.tiles_x * f.tiles_y) - 1 && threadIdx.x == 0) {
+    const unsigned long long total = s.band_before + counts;
+    f.header[0] = (uint32_t)total;
+    f.header[1] = (uint32_t)(total >> 32);
+    f.header[2] = (uint32_t)threshold_of(f.image);
+  }
+  Marks::at(5);
+}
+
+/* Shared memory the kernel needs besides RecordsShared: the band's cells
+ * and their open roots. */
+inline size_t records_dynamic_smem(const Frame &f)
+{
+  return (size_t)S::H * f.tiles_x *
+         (sizeof(unsigned long long) + sizeof(uint32_t));
+}
+
+} /* namespace records */
+
+} /* namespace tile */
+
+#endif /* GPUCCL_BLOB_RECORDS_CUH */
