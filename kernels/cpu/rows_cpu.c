@@ -81,8 +81,8 @@ luma_words_avx2(const uint8_t *row, int words, int off_r, int off_g, int off_b,
     uint64_t m = 0;
     for (int k = 0; k < 8; k++) {
       __m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * k));
-      const uint32_t above = rgb & (uint32_t)_mm256_movemask_epi8(
-                                       _mm256_cmpgt_epi8(_mm256_xor_si256(v, flip), t8));
+      const __m256i gt8 = _mm256_cmpgt_epi8(_mm256_xor_si256(v, flip), t8);
+      const uint32_t above = rgb & (uint32_t)_mm256_movemask_epi8(gt8);
       uint64_t px = above ? 0xff : 0; /* uniform: see RGB_NIBBLE */
       if (above && above != rgb) {
         __m256i sum = _mm256_add_epi32(
