@@ -14,18 +14,27 @@
  *              other 64 x 64 block (gpuccl_mask_new once, before timing);
  *   intensity  want_intensity: each blob's sum, min and max;
  *   both       the mask and the intensities;
- * on each backend asked for. Per option: the median per-frame time (host
+ * on each backend asked for, in each pixel format asked for: gray8 (the
+ * scene) or rgba (r = g = b = the scene's level, alpha 255, labeled by its
+ * BT.601 luma, so the same blobs). Per option: the median per-frame time (host
  * wall clock around gpuccl_process; CUDA: also the labeling kernels'
  * device time, gpuccl_cuda_kernel_ms, which leaves out the intensity pass
  * after them) and its ratio to default. The frames are in memory from
  * gpuccl_host_alloc (pinned with CUDA): the CUDA wall time includes one
  * upload a frame.
  *
+ * --ring N cycles N frames (1..16): with 16, 1080p RGBA frames (128 MB)
+ * come from DRAM, as a pool of frames nobody touched since their last
+ * pass; with 1 the one frame stays in the cache, as one upstream has just
+ * written. With both formats, each size ends with RGBA's default frame
+ * over GRAY8's.
+ *
  * Usage: gpuccl-options-bench [--sizes WxH[,WxH...]] [--frames N]
  *                             [--backend cpu|cuda[,...]]
  *                             [--threshold T [--no-invert]]
+ *                             [--formats gray8,rgba] [--ring N]
  *   defaults: 1920x1080,3840x2160, 200 frames, cpu (and cuda when
- *   usable), threshold 30 with invert. */
+ *   usable), threshold 30 with invert, gray8, ring 16. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "frame_timing.h"
 #include "gpuccl.h"
@@ -40,6 +49,7 @@
 
 static int threshold = 30;
 static bool invert = true;
+static int ring_len = RING;
 
 typedef enum { OPT_DEFAULT, OPT_REGION, OPT_MASK, OPT_INTENSITY, OPT_BOTH,
                N_OPTS } Option;
@@ -48,13 +58,17 @@ static const char *const option_names[] = {"default", "region", "mask",
 
 
 /* The image of frame `data` for an option: the whole frame, or the
- * central quarter. */
-static GpucclImage image_of(const uint8_t *data, int w, int h, Option opt)
+ * central quarter; rgba: 4 bytes a pixel, R first. */
+static GpucclImage image_of(const uint8_t *data, int w, int h, bool rgba,
+                            Option opt)
 {
+  const int bpp = rgba ? 4 : 1;
   GpucclImage im = {.data = data, .width = w, .height = h,
-                    .stride = (size_t)w, .format = GPUCCL_PIXEL_U8};
+                    .stride = (size_t)w * bpp,
+                    .format = rgba ? GPUCCL_PIXEL_PACKED4 : GPUCCL_PIXEL_U8,
+                    .offset_r = 0, .offset_g = 1, .offset_b = 2};
   if (opt == OPT_REGION) {
-    im.data = data + (size_t)(h / 4) * w + w / 4;
+    im.data = data + ((size_t)(h / 4) * w + w / 4) * bpp;
     im.width = w / 2 > 0 ? w / 2 : 1;
     im.height = h / 2 > 0 ? h / 2 : 1;
   }
@@ -64,18 +78,19 @@ static GpucclImage image_of(const uint8_t *data, int w, int h, Option opt)
 typedef struct {
   uint8_t *const *ring;
   int w, h;
+  bool rgba;
   Option opt;
 } RingFrames;
 
 static GpucclImage ring_frame(int i, const void *user)
 {
   const RingFrames *f = user;
-  return image_of(f->ring[i % RING], f->w, f->h, f->opt);
+  return image_of(f->ring[i % ring_len], f->w, f->h, f->rgba, f->opt);
 }
 
 static int run_option(GpucclContext *ctx, uint8_t *const *ring, int w, int h,
-                      const GpucclMask *mask, Option opt, int n_frames,
-                      FrameTiming *out)
+                      bool rgba, const GpucclMask *mask, Option opt,
+                      int n_frames, FrameTiming *out)
 {
   GpucclParams p;
   gpuccl_params_init(&p);
@@ -83,7 +98,7 @@ static int run_option(GpucclContext *ctx, uint8_t *const *ring, int w, int h,
   p.invert = invert;
   p.mask = opt == OPT_MASK || opt == OPT_BOTH ? mask : NULL;
   p.want_intensity = opt == OPT_INTENSITY || opt == OPT_BOTH;
-  const RingFrames frames = {ring, w, h, opt};
+  const RingFrames frames = {ring, w, h, rgba, opt};
   return frame_timing_run(ctx, &p, WARM, n_frames, ring_frame, &frames,
                           option_names[opt], out);
 }
@@ -107,11 +122,13 @@ static GpucclMask *make_mask(GpucclContext *ctx, int w, int h)
   return mask;
 }
 
-static void print_timing(int w, int h, GpucclBackend backend, Option opt,
-                         const FrameTiming *t, const FrameTiming *base)
+static void print_timing(int w, int h, GpucclBackend backend, bool rgba,
+                         Option opt, const FrameTiming *t,
+                         const FrameTiming *base)
 {
-  printf("%dx%d %-4s %-9s %8.3f ms/frame  x%.3f", w, h,
-         gpuccl_backend_name(backend), option_names[opt], t->wall_ms,
+  printf("%dx%d %-4s %-5s %-9s %8.3f ms/frame  x%.3f", w, h,
+         gpuccl_backend_name(backend), rgba ? "rgba" : "gray8",
+         option_names[opt], t->wall_ms,
          t->wall_ms / base->wall_ms);
   if (t->kernel_ms >= 0)
     printf("  kernels %8.4f ms  x%.3f", t->kernel_ms,
@@ -119,7 +136,27 @@ static void print_timing(int w, int h, GpucclBackend backend, Option opt,
   printf("  %.1f blobs\n", t->blobs);
 }
 
-static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
+/* The scene's frame k, as gray levels or as RGBA pixels of that level. */
+static void draw_frame(uint8_t *dst, int w, int h, bool rgba, int k)
+{
+  if (!rgba) {
+    motion_scene_frame(dst, (size_t)w, w, h, k);
+    return;
+  }
+  uint8_t *levels = malloc((size_t)w * h);
+  if (!levels)
+    abort();
+  motion_scene_frame(levels, (size_t)w, w, h, k);
+  for (size_t i = 0; i < (size_t)w * h; i++) {
+    dst[4 * i] = dst[4 * i + 1] = dst[4 * i + 2] = levels[i];
+    dst[4 * i + 3] = 255;
+  }
+  free(levels);
+}
+
+/* The default option's timing in *base (for the format ratio). */
+static int bench_backend(GpucclBackend backend, int w, int h, bool rgba,
+                         int n_frames, FrameTiming *base)
 {
   GpucclError err;
   GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
@@ -131,22 +168,26 @@ static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
   uint8_t *ring[RING] = {0};
   int status = 0;
   for (int k = 0; k < RING && !status; k++) {
-    ring[k] = gpuccl_host_alloc(ctx, (size_t)w * h, GPUCCL_MEMORY_COPY, &err);
+    ring[k] = gpuccl_host_alloc(ctx, (size_t)w * h * (rgba ? 4 : 1),
+                                GPUCCL_MEMORY_COPY, &err);
     if (!ring[k]) {
       fprintf(stderr, "frames: %s\n", err.message);
       status = 1;
     } else {
-      motion_scene_frame(ring[k], (size_t)w, w, h, 40 + k);
+      draw_frame(ring[k], w, h, rgba, 40 + k);
     }
   }
   GpucclMask *mask = status ? NULL : make_mask(ctx, w, h);
   status = status || !mask;
   FrameTiming t[N_OPTS];
   for (int o = 0; o < N_OPTS && !status; o++) {
-    status = run_option(ctx, ring, w, h, mask, (Option)o, n_frames, &t[o]);
+    status = run_option(ctx, ring, w, h, rgba, mask, (Option)o, n_frames,
+                        &t[o]);
     if (!status)
-      print_timing(w, h, backend, (Option)o, &t[o], &t[0]);
+      print_timing(w, h, backend, rgba, (Option)o, &t[o], &t[0]);
   }
+  if (!status)
+    *base = t[0];
   gpuccl_mask_free(mask);
   for (int k = 0; k < RING; k++)
     gpuccl_host_free(ctx, ring[k]);
@@ -154,9 +195,28 @@ static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
   return status;
 }
 
+/* One size on one backend in each format; with both, RGBA's default frame
+ * over GRAY8's, both measured in this call. */
+static int bench_size(GpucclBackend backend, int w, int h, bool gray8,
+                      bool rgba, int n_frames)
+{
+  FrameTiming base[2];
+  int status = 0;
+  if (gray8)
+    status = bench_backend(backend, w, h, false, n_frames, &base[0]);
+  if (!status && rgba)
+    status = bench_backend(backend, w, h, true, n_frames, &base[1]);
+  if (!status && gray8 && rgba)
+    printf("%dx%d %-4s rgba / gray8 default frame: x%.2f (ring %d)\n", w, h,
+           gpuccl_backend_name(backend), base[1].wall_ms / base[0].wall_ms,
+           ring_len);
+  return status;
+}
+
 int main(int argc, char **argv)
 {
   const char *sizes = "1920x1080,3840x2160", *backends = NULL;
+  const char *formats = "gray8";
   int n_frames = 200;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
@@ -169,10 +229,16 @@ int main(int argc, char **argv)
       threshold = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-invert"))
       invert = false;
+    else if (!strcmp(argv[i], "--formats") && i + 1 < argc)
+      formats = argv[++i];
+    else if (!strcmp(argv[i], "--ring") && i + 1 < argc &&
+             atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= RING)
+      ring_len = atoi(argv[++i]);
     else {
       fprintf(stderr, "usage: %s [--sizes WxH[,WxH...]] [--frames N] "
                       "[--backend cpu|cuda[,...]] "
-                      "[--threshold T [--no-invert]]\n",
+                      "[--threshold T [--no-invert]] "
+                      "[--formats gray8,rgba] [--ring 1..16]\n",
               argv[0]);
       return 2;
     }
@@ -182,6 +248,8 @@ int main(int argc, char **argv)
   const bool want_cuda = backends ? strstr(backends, "cuda") != NULL
                                   : gpuccl_cuda_available(0, NULL);
   const bool want_cpu = !backends || strstr(backends, "cpu") != NULL;
+  const bool gray8 = strstr(formats, "gray8") != NULL;
+  const bool rgba = strstr(formats, "rgba") != NULL;
   char *list = strdup(sizes);
   int status = 0;
   for (char *tok = strtok(list, ","); tok && !status; tok = strtok(NULL, ",")) {
@@ -193,9 +261,9 @@ int main(int argc, char **argv)
       break;
     }
     if (want_cpu)
-      status = bench_backend(GPUCCL_BACKEND_CPU, w, h, n_frames);
+      status = bench_size(GPUCCL_BACKEND_CPU, w, h, gray8, rgba, n_frames);
     if (!status && want_cuda)
-      status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, n_frames);
+      status = bench_size(GPUCCL_BACKEND_CUDA, w, h, gray8, rgba, n_frames);
   }
   free(list);
   return status;

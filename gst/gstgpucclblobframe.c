@@ -375,7 +375,7 @@ gst_gpuccl_blob_process_frame (GstGpucclBlob * self, GpucclContext * ctx,
 #endif
     if (s->post_messages)
       gst_gpuccl_blob_post_message (self, vframe->buffer, &result, track_ids,
-          &listing, &times, have_events ? &events : NULL);
+          intensity, &listing, &times, have_events ? &events : NULL);
   }
   return GST_FLOW_OK;
 }

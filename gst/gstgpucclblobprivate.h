@@ -240,8 +240,8 @@ gboolean gst_gpuccl_blob_attach_metas (GstGpucclBlob * self,
     const Listing * listing, const FrameTimes * times);
 void gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listing, const FrameTimes * times,
-    const GpucclTrackEvents * events);
+    const GpucclBlobIntensity * intensity, const Listing * listing,
+    const FrameTimes * times, const GpucclTrackEvents * events);
 
 /* gstgpucclblobregion.c */
 gboolean gst_gpuccl_blob_region_from_value (Settings * s,

@@ -588,7 +588,8 @@ gst_gpuccl_blob_install_properties (GObjectClass * gobject_class)
       g_param_spec_boolean ("measure-intensity", "Measure intensity",
           "Measure each blob's sum, min and max of the thresholded sample "
           "(luma, gray level or the channel property's channel) into the "
-          "blob meta (GstCclBlobMeta.intensity): one more pass over the "
+          "blob meta (GstCclBlobMeta.intensity) and the message's blob "
+          "entries (intensity-sum/min/max/mean): one more pass over the "
           "blobs' pixels. On CUDA with the default algorithm (HA4) only",
           FALSE, PARAM_FLAGS));
 }

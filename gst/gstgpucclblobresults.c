@@ -237,12 +237,13 @@ gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
   return TRUE;
 }
 
-/* Like facedetect's: the frame's times, then the listed blobs. */
+/* Like facedetect's: the frame's times, then the listed blobs, with
+ * their intensities when measured (intensity: one per blob, or NULL). */
 void
 gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
     const GpucclResult * r, const guint32 * track_ids,
-    const Listing * listing, const FrameTimes * times,
-    const GpucclTrackEvents * events)
+    const GpucclBlobIntensity * intensity, const Listing * listing,
+    const FrameTimes * times, const GpucclTrackEvents * events)
 {
   GValue list = G_VALUE_INIT;
   GstStructure *s;
@@ -251,11 +252,11 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
   for (gsize i = 0; i < r->n_blobs; i++) {
     const GpucclBlob *b = &r->blobs[i];
     GValue v = G_VALUE_INIT;
+    GstStructure *entry;
 
     if (!gst_gpuccl_blob_is_listed (listing, b))
       continue;
-    g_value_init (&v, GST_TYPE_STRUCTURE);
-    g_value_take_boxed (&v, gst_structure_new ("blob",
+    entry = gst_structure_new ("blob",
             "id", G_TYPE_UINT, b->id,
             "track-id", G_TYPE_UINT, track_ids ? track_ids[i] : 0,
             "x", G_TYPE_UINT, (guint) b->x0,
@@ -265,7 +266,17 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
             "area", G_TYPE_UINT64, (guint64) b->area,
             "centroid-x", G_TYPE_DOUBLE, gpuccl_blob_cx (b),
             "centroid-y", G_TYPE_DOUBLE, gpuccl_blob_cy (b),
-            "value", G_TYPE_UINT, r->values ? r->values[i] : 1, NULL));
+            "value", G_TYPE_UINT, r->values ? r->values[i] : 1, NULL);
+    if (intensity)
+      gst_structure_set (entry,
+          "intensity-sum", G_TYPE_UINT64, (guint64) intensity[i].sum,
+          "intensity-min", G_TYPE_UINT, (guint) intensity[i].min,
+          "intensity-max", G_TYPE_UINT, (guint) intensity[i].max,
+          "intensity-mean", G_TYPE_DOUBLE,
+          b->area ? (gdouble) intensity[i].sum / (gdouble) b->area : 0.0,
+          NULL);
+    g_value_init (&v, GST_TYPE_STRUCTURE);
+    g_value_take_boxed (&v, entry);
     gst_value_list_append_and_take_value (&list, &v);
   }
 

@@ -2,9 +2,11 @@
 /* Rows to foreground bits in threshold mode (by motion: motion_cpu.c):
  * U8 rows 16 pixels per SSE2 compare, U16 rows 8, PACKED4 rows by one
  * channel 16 per SSE2 step, and PACKED4 rows by their BT.601 luma in one
- * pass: luma and threshold fused, eight pixels per AVX2 step, no branch
- * per pixel (the per-pixel loop this replaced spent ~30x the GRAY8 row's
- * time on the same frame, bench/pipeline_bench, 1080p). Also the 8-bit
+ * pass: luma and threshold fused, eight pixels per AVX2 step (sixteen per
+ * AVX-512BW step), no branch per pixel (the per-pixel loop this replaced
+ * spent ~30x the GRAY8 row's time on the same frame, bench/pipeline_bench,
+ * 1080p), and no sums for a vector whose pixels are all on one side of
+ * the threshold (RGB_NIBBLE below). Also the 8-bit
  * samples of PACKED4 pixels, for motion.
  *
  * The luma is gpuccl_luma601()'s fixed point, exactly:
@@ -15,10 +17,13 @@
  * (b, g) by (7471, 19235), since 38470 does not fit a signed 16-bit
  * coefficient but its halves do. A byte shuffle built from the channel
  * offsets puts each pixel's r, g, b into those 16-bit lanes, so every
- * PACKED4 layout takes the same code. */
+ * PACKED4 layout takes the same code. A frame read from DRAM is bound by
+ * the reads (4 bytes a pixel), not by this arithmetic. */
 #include "cpu.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
 #define GPUCCL_LUMA_AVX2 1
@@ -41,9 +46,16 @@ static int32_t luma_sum_limit(int t)
 }
 
 #ifdef GPUCCL_LUMA_AVX2
+/* The weights sum to 65536, so a pixel's luma lies between the smallest
+ * and the largest of its r, g, b: when all those bytes of a vector's
+ * pixels are > t, every luma is; when none is, no luma is. Only vectors
+ * with both (an edge, or colour around t) need the sums. The bits of the
+ * r, g, b bytes in a pixel's 4-bit share of a byte mask: */
+#define RGB_NIBBLE(r, g, b) ((1u << (r)) | (1u << (g)) | (1u << (b)))
+
 __attribute__((target("avx2"))) static void
 luma_words_avx2(const uint8_t *row, int words, int off_r, int off_g, int off_b,
-                int32_t limit, uint64_t *bits)
+                int t, uint64_t *bits)
 {
   /* Per 128-bit lane (four pixels): pixel p's bytes r and g (and b and g)
    * into the 16-bit lanes 2p, 2p + 1; 0x80 writes a zero high byte. */
@@ -57,28 +69,103 @@ luma_words_avx2(const uint8_t *row, int words, int off_r, int off_g, int off_b,
   const __m256i bg = _mm256_loadu_si256((const __m256i *)mask_bg);
   const __m256i k_rg = _mm256_set1_epi32(19595 | 19235 << 16);
   const __m256i k_bg = _mm256_set1_epi32(7471 | 19235 << 16);
-  const __m256i lim = _mm256_set1_epi32(limit);
+  const __m256i lim = _mm256_set1_epi32(luma_sum_limit(t));
+  /* Unsigned byte > t as a signed compare with the top bits flipped; the
+   * movemask bits of the r, g, b bytes of eight pixels. */
+  const __m256i flip = _mm256_set1_epi8((char)0x80);
+  const __m256i t8 = _mm256_set1_epi8((char)(t ^ 0x80));
+  const uint32_t rgb = RGB_NIBBLE(off_r, off_g, off_b) * 0x11111111u;
 
   for (int w = 0; w < words; w++) {
     const uint8_t *p = row + 256 * (size_t)w;
     uint64_t m = 0;
     for (int k = 0; k < 8; k++) {
       __m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * k));
-      __m256i sum = _mm256_add_epi32(
-          _mm256_madd_epi16(_mm256_shuffle_epi8(v, rg), k_rg),
-          _mm256_madd_epi16(_mm256_shuffle_epi8(v, bg), k_bg));
-      __m256i gt = _mm256_cmpgt_epi32(sum, lim);
-      m |= (uint64_t)(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(gt))
-           << (8 * k);
+      const __m256i gt8 = _mm256_cmpgt_epi8(_mm256_xor_si256(v, flip), t8);
+      const uint32_t above = rgb & (uint32_t)_mm256_movemask_epi8(gt8);
+      uint64_t px = above ? 0xff : 0; /* uniform: see RGB_NIBBLE */
+      if (above && above != rgb) {
+        __m256i sum = _mm256_add_epi32(
+            _mm256_madd_epi16(_mm256_shuffle_epi8(v, rg), k_rg),
+            _mm256_madd_epi16(_mm256_shuffle_epi8(v, bg), k_bg));
+        __m256i gt = _mm256_cmpgt_epi32(sum, lim);
+        px = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(gt));
+      }
+      m |= px << (8 * k);
     }
     bits[w] = m;
   }
 }
 
+/* The same, sixteen pixels a step; the masks repeat per 128-bit lane. */
+__attribute__((target("avx512f,avx512bw"))) static void
+luma_words_avx512(const uint8_t *row, int words, int off_r, int off_g,
+                  int off_b, int t, uint64_t *bits)
+{
+  uint8_t mask_rg[64], mask_bg[64];
+  for (int i = 0; i < 64; i++) {
+    int p = (i % 16) / 4, k = i % 4;
+    mask_rg[i] = (uint8_t)(k == 0 ? 4 * p + off_r : k == 2 ? 4 * p + off_g : 0x80);
+    mask_bg[i] = (uint8_t)(k == 0 ? 4 * p + off_b : k == 2 ? 4 * p + off_g : 0x80);
+  }
+  const __m512i rg = _mm512_loadu_si512(mask_rg);
+  const __m512i bg = _mm512_loadu_si512(mask_bg);
+  const __m512i k_rg = _mm512_set1_epi32(19595 | 19235 << 16);
+  const __m512i k_bg = _mm512_set1_epi32(7471 | 19235 << 16);
+  const __m512i lim = _mm512_set1_epi32(luma_sum_limit(t));
+  const __m512i t8 = _mm512_set1_epi8((char)t);
+  const uint64_t rgb = RGB_NIBBLE(off_r, off_g, off_b) *
+                       UINT64_C(0x1111111111111111);
+
+  for (int w = 0; w < words; w++) {
+    const uint8_t *p = row + 256 * (size_t)w;
+    uint64_t m = 0;
+    for (int k = 0; k < 4; k++) {
+      __m512i v = _mm512_loadu_si512(p + 64 * k);
+      const uint64_t above = rgb & _mm512_cmpgt_epu8_mask(v, t8);
+      uint64_t px = above ? 0xffff : 0; /* uniform: see RGB_NIBBLE */
+      if (above && above != rgb) {
+        __m512i sum = _mm512_add_epi32(
+            _mm512_madd_epi16(_mm512_shuffle_epi8(v, rg), k_rg),
+            _mm512_madd_epi16(_mm512_shuffle_epi8(v, bg), k_bg));
+        px = _mm512_cmpgt_epi32_mask(sum, lim);
+      }
+      m |= px << (16 * k);
+    }
+    bits[w] = m;
+  }
+}
+
+/* The widest luma path the processor has, capped by GPUCCL_CPU_SIMD=avx2
+ * or =none, so that the tests check every path on one machine. Found once;
+ * racing first calls store the same value. */
+enum { SIMD_UNKNOWN, SIMD_NONE, SIMD_AVX2, SIMD_AVX512 };
+
+static int simd_level(void)
+{
+  static atomic_int level;
+  int l = atomic_load_explicit(&level, memory_order_relaxed);
+  if (l != SIMD_UNKNOWN)
+    return l;
+  l = SIMD_NONE;
+  if (__builtin_cpu_supports("avx2"))
+    l = SIMD_AVX2;
+  if (l == SIMD_AVX2 && __builtin_cpu_supports("avx512f") &&
+      __builtin_cpu_supports("avx512bw"))
+    l = SIMD_AVX512;
+  const char *cap = getenv("GPUCCL_CPU_SIMD");
+  if (cap && !strcmp(cap, "avx2") && l > SIMD_AVX2)
+    l = SIMD_AVX2;
+  else if (cap && !strcmp(cap, "none"))
+    l = SIMD_NONE;
+  atomic_store_explicit(&level, l, memory_order_relaxed);
+  return l;
+}
+
 #endif
 
 /* The same for n <= 64 pixels from x, one at a time (rows' tails, and
- * processors without AVX2). */
+ * processors without AVX2: ARM, Jetson). */
 static uint64_t luma_bits_scalar(const uint8_t *row, int x, int n, int off_r,
                                  int off_g, int off_b, int32_t limit)
 {
@@ -97,10 +184,14 @@ static void luma_bits(const uint8_t *row, int width, int off_r, int off_g,
   const int32_t limit = luma_sum_limit(threshold);
   int full = width / 64, w = 0;
 #ifdef GPUCCL_LUMA_AVX2
-  if (__builtin_cpu_supports("avx2")) {
-    luma_words_avx2(row, full, off_r, off_g, off_b, limit, bits);
+  /* threshold: 0..255 (process_checks.c), the byte compare's range */
+  const int simd = simd_level();
+  if (simd == SIMD_AVX512)
+    luma_words_avx512(row, full, off_r, off_g, off_b, threshold, bits);
+  else if (simd == SIMD_AVX2)
+    luma_words_avx2(row, full, off_r, off_g, off_b, threshold, bits);
+  if (simd != SIMD_NONE)
     w = full;
-  }
 #endif
   for (; w < full; w++)
     bits[w] = luma_bits_scalar(row, 64 * w, 64, off_r, off_g, off_b, limit);

@@ -401,6 +401,99 @@ GST_START_TEST (test_mask_file)
 
 GST_END_TEST;
 
+/* measure-intensity puts each listed blob's sum, min, max and mean in the
+ * frame's message (with a region: in frame coordinates, the oracle's ids);
+ * without it the message has none. Oracle: OpenCV's labels of the masked
+ * levels, the levels summed under each label here. */
+static void
+message_blobs (const gchar * props, const guint8 * levels, GstStructure ** s)
+{
+  GstHarness *h = element_harness_new (props);
+  GstBus *bus = gst_bus_new ();
+  GstVideoInfo info;
+  GstMessage *msg;
+
+  gst_element_set_bus (h->element, bus);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, W, H);
+  gst_harness_set_src_caps (h, element_caps (GST_VIDEO_FORMAT_GRAY8, W, H));
+  gst_buffer_unref (element_push_pull (h, element_make_frame (&info, levels,
+              "luma", 21)));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no message");
+  *s = gst_structure_copy (gst_message_get_structure (msg));
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_message_intensity)
+{
+  guint8 *levels = element_levels_random (W, H, 0.45, 2, 20);
+  guint8 *m = masked (levels, W, H, 7, 5, 47, 35);
+  guint8 *binary = g_malloc ((gsize) W * H);
+  guint32 *labels = g_malloc ((gsize) W * H * sizeof *labels);
+  guint64 sum[W * H / 2 + 1] = { 0 };
+  guint lo[W * H / 2 + 1], hi[W * H / 2 + 1] = { 0 };
+  GstStructure *s;
+  const GValue *list;
+  long n;
+
+  for (gint i = 0; i < W * H; i++)
+    binary[i] = m[i] > 127 ? 255 : 0;
+  n = oracle_opencv (binary, W, H, W, 8, labels, NULL, 0);
+  fail_unless (n > 3, "the oracle finds %ld blobs", n);
+  memset (lo, 0xff, sizeof lo);
+  for (gint i = 0; i < W * H; i++) {
+    guint32 l = labels[i];
+    if (!l)
+      continue;
+    sum[l] += m[i];
+    lo[l] = MIN (lo[l], m[i]);
+    hi[l] = MAX (hi[l], m[i]);
+  }
+
+  message_blobs ("region=<7,5,40,30> threshold=127 post-messages=true "
+      "max-roi-metas=0 measure-intensity=true", levels, &s);
+  list = gst_structure_get_value (s, "blobs");
+  fail_unless_equals_int (gst_value_list_get_size (list), n);
+  for (guint i = 0; i < (guint) n; i++) {
+    const GstStructure *b =
+        gst_value_get_structure (gst_value_list_get_value (list, i));
+    guint id, bmin, bmax;
+    guint64 area, bsum;
+    gdouble mean;
+    fail_unless (gst_structure_get (b, "id", G_TYPE_UINT, &id,
+            "area", G_TYPE_UINT64, &area,
+            "intensity-sum", G_TYPE_UINT64, &bsum,
+            "intensity-min", G_TYPE_UINT, &bmin,
+            "intensity-max", G_TYPE_UINT, &bmax,
+            "intensity-mean", G_TYPE_DOUBLE, &mean, NULL),
+        "listed blob %u: no id, area or intensity fields", i);
+    fail_unless (id >= 1 && id <= (guint) n);
+    fail_unless_equals_uint64 (bsum, sum[id]);
+    fail_unless_equals_int (bmin, lo[id]);
+    fail_unless_equals_int (bmax, hi[id]);
+    fail_unless (G_APPROX_VALUE (mean, (gdouble) sum[id] / area, 1e-9));
+  }
+  gst_structure_free (s);
+
+  message_blobs ("region=<7,5,40,30> threshold=127 post-messages=true "
+      "max-roi-metas=0", levels, &s);
+  list = gst_structure_get_value (s, "blobs");
+  fail_unless_equals_int (gst_value_list_get_size (list), n);
+  fail_if (gst_structure_has_field (gst_value_get_structure
+          (gst_value_list_get_value (list, 0)), "intensity-sum"),
+      "intensities without measure-intensity");
+  gst_structure_free (s);
+  g_free (labels);
+  g_free (binary);
+  g_free (m);
+  g_free (levels);
+}
+
+GST_END_TEST;
+
 static Suite *
 region_suite (void)
 {
@@ -415,6 +508,7 @@ region_suite (void)
   tcase_add_test (tc, test_region_tracks);
   tcase_add_test (tc, test_region_bad_values);
   tcase_add_test (tc, test_mask_file);
+  tcase_add_test (tc, test_message_intensity);
   suite_add_tcase (s, tc);
   return s;
 }
