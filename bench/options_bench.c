@@ -26,7 +26,6 @@
  *                             [--threshold T [--no-invert]]
  *   defaults: 1920x1080,3840x2160, 200 frames, cpu (and cuda when
  *   usable), threshold 30 with invert. */
-#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "frame_timing.h"
 #include "gpuccl.h"
 #include "motion_scene.h"
@@ -107,18 +106,6 @@ static GpucclMask *make_mask(GpucclContext *ctx, int w, int h)
   return mask;
 }
 
-static void print_timing(int w, int h, GpucclBackend backend, Option opt,
-                         const FrameTiming *t, const FrameTiming *base)
-{
-  printf("%dx%d %-4s %-9s %8.3f ms/frame  x%.3f", w, h,
-         gpuccl_backend_name(backend), option_names[opt], t->wall_ms,
-         t->wall_ms / base->wall_ms);
-  if (t->kernel_ms >= 0)
-    printf("  kernels %8.4f ms  x%.3f", t->kernel_ms,
-           t->kernel_ms / base->kernel_ms);
-  printf("  %.1f blobs\n", t->blobs);
-}
-
 static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
 {
   GpucclError err;
@@ -144,8 +131,11 @@ static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
   FrameTiming t[N_OPTS];
   for (int o = 0; o < N_OPTS && !status; o++) {
     status = run_option(ctx, ring, w, h, mask, (Option)o, n_frames, &t[o]);
-    if (!status)
-      print_timing(w, h, backend, (Option)o, &t[o], &t[0]);
+    if (!status) {
+      printf("%dx%d %-4s %-9s", w, h, gpuccl_backend_name(backend),
+             option_names[o]);
+      frame_timing_print(&t[o], &t[0]);
+    }
   }
   gpuccl_mask_free(mask);
   for (int k = 0; k < RING; k++)
@@ -154,49 +144,38 @@ static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
   return status;
 }
 
+typedef struct {
+  GpucclBackend backends[2];
+  int n_backends, n_frames;
+} SizeRun;
+
+static int bench_size(int w, int h, void *user)
+{
+  const SizeRun *run = user;
+  int status = 0;
+  for (int b = 0; b < run->n_backends && !status; b++)
+    status = bench_backend(run->backends[b], w, h, run->n_frames);
+  return status;
+}
+
 int main(int argc, char **argv)
 {
-  const char *sizes = "1920x1080,3840x2160", *backends = NULL;
-  int n_frames = 200;
+  FrameBenchArgs args = {.sizes = "1920x1080,3840x2160", .n_frames = 200};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-      sizes = argv[++i];
-    else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-      n_frames = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-      backends = argv[++i];
-    else if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
+    if (frame_bench_option(&args, argc, argv, &i))
+      continue;
+    if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
       threshold = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-invert"))
       invert = false;
     else {
-      fprintf(stderr, "usage: %s [--sizes WxH[,WxH...]] [--frames N] "
-                      "[--backend cpu|cuda[,...]] "
+      fprintf(stderr, "usage: %s " FRAME_BENCH_USAGE " "
                       "[--threshold T [--no-invert]]\n",
               argv[0]);
       return 2;
     }
   }
-  if (n_frames < 1)
-    n_frames = 1;
-  const bool want_cuda = backends ? strstr(backends, "cuda") != NULL
-                                  : gpuccl_cuda_available(0, NULL);
-  const bool want_cpu = !backends || strstr(backends, "cpu") != NULL;
-  char *list = strdup(sizes);
-  int status = 0;
-  for (char *tok = strtok(list, ","); tok && !status; tok = strtok(NULL, ",")) {
-    int w, h;
-    if (sscanf(tok, "%dx%d", &w, &h) != 2 || w < 2 || h < 2 ||
-        w > GPUCCL_MAX_SIDE || h > GPUCCL_MAX_SIDE) {
-      fprintf(stderr, "bad size %s\n", tok);
-      status = 2;
-      break;
-    }
-    if (want_cpu)
-      status = bench_backend(GPUCCL_BACKEND_CPU, w, h, n_frames);
-    if (!status && want_cuda)
-      status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, n_frames);
-  }
-  free(list);
-  return status;
+  SizeRun run = {.n_frames = args.n_frames};
+  run.n_backends = frame_bench_backends(&args, run.backends);
+  return frame_bench_each_size(&args, 2, bench_size, &run);
 }
