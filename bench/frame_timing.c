@@ -108,6 +108,16 @@ int frame_bench_backends(const FrameBenchArgs *a, GpucclBackend out[2])
   return n;
 }
 
+GpucclContext *frame_bench_context(GpucclBackend backend, int w, int h)
+{
+  GpucclError err;
+  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
+  if (!ctx)
+    printf("%dx%d %-4s: not available (%s)\n", w, h,
+           gpuccl_backend_name(backend), err.message);
+  return ctx;
+}
+
 int frame_bench_each_size(const FrameBenchArgs *a, int min_side,
                           int (*bench)(int w, int h, void *user),
                           void *user)

@@ -55,6 +55,10 @@ int frame_bench_each_size(const FrameBenchArgs *a, int min_side,
                           int (*bench)(int w, int h, void *user),
                           void *user);
 
+/* A context of `backend` for the w x h runs, or NULL after printing that
+ * the backend is not available there (not a failure of the bench). */
+GpucclContext *frame_bench_context(GpucclBackend backend, int w, int h);
+
 /* "  %8.3f ms/frame  x<ratio>" of t against base, the kernels' time and
  * ratio when known, then the blobs and the line's end. */
 void frame_timing_print(const FrameTiming *t, const FrameTiming *base);

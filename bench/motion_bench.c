@@ -132,12 +132,9 @@ static int bench_backend(GpucclBackend backend, int w, int h,
                          const Format *f, int n_frames)
 {
   GpucclError err;
-  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
-  if (!ctx) {
-    printf("%dx%d %-4s: not available (%s)\n", w, h,
-           gpuccl_backend_name(backend), err.message);
+  GpucclContext *ctx = frame_bench_context(backend, w, h);
+  if (!ctx)
     return 0;
-  }
   const size_t bytes = (size_t)w * h * f->bpp;
   uint8_t *ring[RING],
       *empty = gpuccl_host_alloc(ctx, bytes, GPUCCL_MEMORY_COPY, &err);

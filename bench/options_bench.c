@@ -109,12 +109,9 @@ static GpucclMask *make_mask(GpucclContext *ctx, int w, int h)
 static int bench_backend(GpucclBackend backend, int w, int h, int n_frames)
 {
   GpucclError err;
-  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
-  if (!ctx) {
-    printf("%dx%d %-4s: not available (%s)\n", w, h,
-           gpuccl_backend_name(backend), err.message);
+  GpucclContext *ctx = frame_bench_context(backend, w, h);
+  if (!ctx)
     return 0;
-  }
   uint8_t *ring[RING] = {0};
   int status = 0;
   for (int k = 0; k < RING && !status; k++) {
