@@ -15,19 +15,9 @@
 
 #include <cuda_runtime.h>
 
-// One check, counted in the test's own `checks` and, when cond is false,
-// in its `failures`; the first 20 failures are printed with where and why.
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    checks++;                                                                  \
-    if (!(cond)) {                                                             \
-      if (failures++ < 20) {                                                   \
-        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
-        fprintf(stderr, __VA_ARGS__);                                          \
-        fputc('\n', stderr);                                                   \
-      }                                                                        \
-    }                                                                          \
-  } while (0)
+// The first 20 failures printed: the checks run per tile and per piece.
+#define EXPECT_PRINTED 20
+#include "test_check.h" // EXPECT
 
 // A CUDA call that must succeed: otherwise where and why, and exit(1).
 #define CK(x)                                                                  \
