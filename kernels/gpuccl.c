@@ -298,7 +298,7 @@ GpucclStatus gpuccl_process_draw_sized(GpucclContext *ctx,
   if (draw)
     overlay.params = clamped_draw(draw);
   else
-    overlay.frame = NULL; /* check_overlay refuses it */
+    overlay.frame = NULL; /* gpuccl_check_overlay refuses it */
   return process(ctx, image, params, params_size, &overlay, result, error);
 }
 
