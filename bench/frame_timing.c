@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* gpuccl_process timed frame after frame (frame_timing.h). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+/* gpuccl_process timed frame after frame, and the benches' shared command
+ * line (frame_timing.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 
 #include "frame_timing.h"
 
@@ -10,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 double frame_timing_now_ms(void)
@@ -66,5 +68,73 @@ int frame_timing_run(GpucclContext *ctx, const GpucclParams *p, int warm,
   }
   free(wall);
   free(kern);
+  return status;
+}
+
+void frame_timing_print(const FrameTiming *t, const FrameTiming *base)
+{
+  printf(" %8.3f ms/frame  x%.3f", t->wall_ms, t->wall_ms / base->wall_ms);
+  if (t->kernel_ms >= 0)
+    printf("  kernels %8.4f ms  x%.3f", t->kernel_ms,
+           t->kernel_ms / base->kernel_ms);
+  printf("  %.1f blobs\n", t->blobs);
+}
+
+bool frame_bench_option(FrameBenchArgs *a, int argc, char **argv, int *i)
+{
+  if (*i + 1 >= argc)
+    return false;
+  const char *word = argv[*i], *value = argv[*i + 1];
+  if (!strcmp(word, "--sizes"))
+    a->sizes = value;
+  else if (!strcmp(word, "--frames"))
+    a->n_frames = atoi(value) > 0 ? atoi(value) : 1;
+  else if (!strcmp(word, "--backend"))
+    a->backends = value;
+  else
+    return false;
+  ++*i;
+  return true;
+}
+
+int frame_bench_backends(const FrameBenchArgs *a, GpucclBackend out[2])
+{
+  int n = 0;
+  if (!a->backends || strstr(a->backends, "cpu"))
+    out[n++] = GPUCCL_BACKEND_CPU;
+  if (a->backends ? strstr(a->backends, "cuda") != NULL
+                  : gpuccl_cuda_available(0, NULL))
+    out[n++] = GPUCCL_BACKEND_CUDA;
+  return n;
+}
+
+GpucclContext *frame_bench_context(GpucclBackend backend, int w, int h)
+{
+  GpucclError err;
+  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
+  if (!ctx)
+    printf("%dx%d %-4s: not available (%s)\n", w, h,
+           gpuccl_backend_name(backend), err.message);
+  return ctx;
+}
+
+int frame_bench_each_size(const FrameBenchArgs *a, int min_side,
+                          int (*bench)(int w, int h, void *user),
+                          void *user)
+{
+  char *list = strdup(a->sizes);
+  int status = !list;
+  for (char *tok = list ? strtok(list, ",") : NULL; tok && !status;
+       tok = strtok(NULL, ",")) {
+    int w, h;
+    if (sscanf(tok, "%dx%d", &w, &h) != 2 || w < min_side || h < min_side ||
+        w > GPUCCL_MAX_SIDE || h > GPUCCL_MAX_SIDE) {
+      fprintf(stderr, "bad size %s\n", tok);
+      status = 2;
+    } else {
+      status = bench(w, h, user);
+    }
+  }
+  free(list);
   return status;
 }

@@ -27,7 +27,6 @@
  *   defaults: 1920x1080,3840x2160, 100 frames, gray8, cpu (and cuda when
  *   usable), OpenCV when its module loads (built with OpenCV's video
  *   module: bench/meson.build). */
-#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "frame_timing.h"
 #include "gpuccl.h"
 #include "motion_scene.h"
@@ -133,12 +132,9 @@ static int bench_backend(GpucclBackend backend, int w, int h,
                          const Format *f, int n_frames)
 {
   GpucclError err;
-  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
-  if (!ctx) {
-    printf("%dx%d %-4s: not available (%s)\n", w, h,
-           gpuccl_backend_name(backend), err.message);
+  GpucclContext *ctx = frame_bench_context(backend, w, h);
+  if (!ctx)
     return 0;
-  }
   const size_t bytes = (size_t)w * h * f->bpp;
   uint8_t *ring[RING],
       *empty = gpuccl_host_alloc(ctx, bytes, GPUCCL_MEMORY_COPY, &err);
@@ -161,13 +157,9 @@ static int bench_backend(GpucclBackend backend, int w, int h,
     status = run_mode(ctx, empty, ring, w, h, f, (Mode)m, n_frames, &t[m]);
     if (status)
       break;
-    printf("%dx%d %-6s %-4s %-10s %8.3f ms/frame  x%.3f", w, h, f->name,
-           gpuccl_backend_name(backend), mode_names[m], t[m].wall_ms,
-           t[m].wall_ms / t[0].wall_ms);
-    if (t[m].kernel_ms >= 0)
-      printf("  kernels %8.4f ms  x%.3f", t[m].kernel_ms,
-             t[m].kernel_ms / t[0].kernel_ms);
-    printf("  %.1f blobs\n", t[m].blobs);
+    printf("%dx%d %-6s %-4s %-10s", w, h, f->name,
+           gpuccl_backend_name(backend), mode_names[m]);
+    frame_timing_print(&t[m], &t[0]);
   }
   for (int k = 0; k < RING; k++)
     gpuccl_host_free(ctx, ring[k]);
@@ -237,61 +229,54 @@ static int bench_opencv(const OpencvApi *api, int w, int h, int n_frames)
   return 0;
 }
 
+/* What each size runs: the formats asked for on each backend, then
+ * OpenCV's baseline. */
+typedef struct {
+  GpucclBackend backends[2];
+  int n_backends, n_frames;
+  const char *format_list;
+  const OpencvApi *opencv; /* NULL: none */
+} SizeRun;
+
+static int bench_size(int w, int h, void *user)
+{
+  const SizeRun *run = user;
+  int status = 0;
+  for (size_t k = 0; k < sizeof formats / sizeof *formats && !status; k++) {
+    if (!strstr(run->format_list, formats[k].name))
+      continue;
+    for (int b = 0; b < run->n_backends && !status; b++)
+      status = bench_backend(run->backends[b], w, h, &formats[k],
+                             run->n_frames);
+  }
+  if (!status && run->opencv)
+    status = bench_opencv(run->opencv, w, h, run->n_frames);
+  return status;
+}
+
 int main(int argc, char **argv)
 {
-  const char *sizes = "1920x1080,3840x2160", *backends = NULL,
-             *format_list = "gray8";
-  int n_frames = 100;
+  FrameBenchArgs args = {.sizes = "1920x1080,3840x2160", .n_frames = 100};
+  SizeRun run = {.format_list = "gray8"};
   bool opencv = true;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-      sizes = argv[++i];
-    else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-      n_frames = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-      backends = argv[++i];
-    else if (!strcmp(argv[i], "--no-opencv"))
+    if (frame_bench_option(&args, argc, argv, &i))
+      continue;
+    if (!strcmp(argv[i], "--no-opencv"))
       opencv = false;
     else if (!strcmp(argv[i], "--formats") && i + 1 < argc)
-      format_list = argv[++i];
+      run.format_list = argv[++i];
     else {
-      fprintf(stderr, "usage: %s [--sizes WxH[,WxH...]] [--frames N] "
-                      "[--backend cpu|cuda[,...]] [--no-opencv] "
+      fprintf(stderr, "usage: %s " FRAME_BENCH_USAGE " [--no-opencv] "
                       "[--formats gray8,gray16,rgba]\n",
               argv[0]);
       return 2;
     }
   }
-  if (n_frames < 1)
-    n_frames = 1;
-  const bool want_cuda = backends ? strstr(backends, "cuda") != NULL
-                                  : gpuccl_cuda_available(0, NULL);
-  const bool want_cpu = !backends || strstr(backends, "cpu") != NULL;
+  run.n_frames = args.n_frames;
+  run.n_backends = frame_bench_backends(&args, run.backends);
   OpencvApi opencv_api = {0};
-  opencv = opencv && load_opencv(&opencv_api);
-  char *list = strdup(sizes);
-  int status = 0;
-  for (char *tok = strtok(list, ","); tok && !status; tok = strtok(NULL, ",")) {
-    int w, h;
-    if (sscanf(tok, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 ||
-        w > GPUCCL_MAX_SIDE || h > GPUCCL_MAX_SIDE) {
-      fprintf(stderr, "bad size %s\n", tok);
-      status = 2;
-      break;
-    }
-    for (size_t k = 0; k < sizeof formats / sizeof *formats && !status; k++) {
-      if (!strstr(format_list, formats[k].name))
-        continue;
-      if (want_cpu)
-        status = bench_backend(GPUCCL_BACKEND_CPU, w, h, &formats[k],
-                               n_frames);
-      if (!status && want_cuda)
-        status = bench_backend(GPUCCL_BACKEND_CUDA, w, h, &formats[k],
-                               n_frames);
-    }
-    if (!status && opencv)
-      status = bench_opencv(&opencv_api, w, h, n_frames);
-  }
-  free(list);
-  return status;
+  if (opencv && load_opencv(&opencv_api))
+    run.opencv = &opencv_api;
+  return frame_bench_each_size(&args, 1, bench_size, &run);
 }

@@ -35,7 +35,6 @@
  *                             [--formats gray8,rgba] [--ring N]
  *   defaults: 1920x1080,3840x2160, 200 frames, cpu (and cuda when
  *   usable), threshold 30 with invert, gray8, ring 16. */
-#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "frame_timing.h"
 #include "gpuccl.h"
 #include "motion_scene.h"
@@ -122,20 +121,6 @@ static GpucclMask *make_mask(GpucclContext *ctx, int w, int h)
   return mask;
 }
 
-static void print_timing(int w, int h, GpucclBackend backend, bool rgba,
-                         Option opt, const FrameTiming *t,
-                         const FrameTiming *base)
-{
-  printf("%dx%d %-4s %-5s %-9s %8.3f ms/frame  x%.3f", w, h,
-         gpuccl_backend_name(backend), rgba ? "rgba" : "gray8",
-         option_names[opt], t->wall_ms,
-         t->wall_ms / base->wall_ms);
-  if (t->kernel_ms >= 0)
-    printf("  kernels %8.4f ms  x%.3f", t->kernel_ms,
-           t->kernel_ms / base->kernel_ms);
-  printf("  %.1f blobs\n", t->blobs);
-}
-
 /* The scene's frame k, as gray levels or as RGBA pixels of that level. */
 static void draw_frame(uint8_t *dst, int w, int h, bool rgba, int k)
 {
@@ -159,12 +144,9 @@ static int bench_backend(GpucclBackend backend, int w, int h, bool rgba,
                          int n_frames, FrameTiming *base)
 {
   GpucclError err;
-  GpucclContext *ctx = gpuccl_context_new(backend, 0, &err);
-  if (!ctx) {
-    printf("%dx%d %-4s: not available (%s)\n", w, h,
-           gpuccl_backend_name(backend), err.message);
+  GpucclContext *ctx = frame_bench_context(backend, w, h);
+  if (!ctx)
     return 0;
-  }
   uint8_t *ring[RING] = {0};
   int status = 0;
   for (int k = 0; k < RING && !status; k++) {
@@ -183,8 +165,11 @@ static int bench_backend(GpucclBackend backend, int w, int h, bool rgba,
   for (int o = 0; o < N_OPTS && !status; o++) {
     status = run_option(ctx, ring, w, h, rgba, mask, (Option)o, n_frames,
                         &t[o]);
-    if (!status)
-      print_timing(w, h, backend, rgba, (Option)o, &t[o], &t[0]);
+    if (!status) {
+      printf("%dx%d %-4s %-5s %-9s", w, h, gpuccl_backend_name(backend),
+             rgba ? "rgba" : "gray8", option_names[o]);
+      frame_timing_print(&t[o], &t[0]);
+    }
   }
   if (!status)
     *base = t[0];
@@ -195,37 +180,41 @@ static int bench_backend(GpucclBackend backend, int w, int h, bool rgba,
   return status;
 }
 
-/* One size on one backend in each format; with both, RGBA's default frame
- * over GRAY8's, both measured in this call. */
-static int bench_size(GpucclBackend backend, int w, int h, bool gray8,
-                      bool rgba, int n_frames)
+typedef struct {
+  GpucclBackend backends[2];
+  int n_backends, n_frames;
+  bool gray8, rgba;
+} SizeRun;
+
+/* One size on each backend in each format; with both formats, RGBA's
+ * default frame over GRAY8's, both measured in this call. */
+static int bench_size(int w, int h, void *user)
 {
-  FrameTiming base[2];
+  const SizeRun *run = user;
   int status = 0;
-  if (gray8)
-    status = bench_backend(backend, w, h, false, n_frames, &base[0]);
-  if (!status && rgba)
-    status = bench_backend(backend, w, h, true, n_frames, &base[1]);
-  if (!status && gray8 && rgba)
-    printf("%dx%d %-4s rgba / gray8 default frame: x%.2f (ring %d)\n", w, h,
-           gpuccl_backend_name(backend), base[1].wall_ms / base[0].wall_ms,
-           ring_len);
+  for (int b = 0; b < run->n_backends && !status; b++) {
+    const GpucclBackend backend = run->backends[b];
+    FrameTiming base[2];
+    if (run->gray8)
+      status = bench_backend(backend, w, h, false, run->n_frames, &base[0]);
+    if (!status && run->rgba)
+      status = bench_backend(backend, w, h, true, run->n_frames, &base[1]);
+    if (!status && run->gray8 && run->rgba)
+      printf("%dx%d %-4s rgba / gray8 default frame: x%.2f (ring %d)\n", w,
+             h, gpuccl_backend_name(backend),
+             base[1].wall_ms / base[0].wall_ms, ring_len);
+  }
   return status;
 }
 
 int main(int argc, char **argv)
 {
-  const char *sizes = "1920x1080,3840x2160", *backends = NULL;
+  FrameBenchArgs args = {.sizes = "1920x1080,3840x2160", .n_frames = 200};
   const char *formats = "gray8";
-  int n_frames = 200;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
-      sizes = argv[++i];
-    else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-      n_frames = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--backend") && i + 1 < argc)
-      backends = argv[++i];
-    else if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
+    if (frame_bench_option(&args, argc, argv, &i))
+      continue;
+    if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
       threshold = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-invert"))
       invert = false;
@@ -235,36 +224,16 @@ int main(int argc, char **argv)
              atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= RING)
       ring_len = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: %s [--sizes WxH[,WxH...]] [--frames N] "
-                      "[--backend cpu|cuda[,...]] "
+      fprintf(stderr, "usage: %s " FRAME_BENCH_USAGE " "
                       "[--threshold T [--no-invert]] "
                       "[--formats gray8,rgba] [--ring 1..16]\n",
               argv[0]);
       return 2;
     }
   }
-  if (n_frames < 1)
-    n_frames = 1;
-  const bool want_cuda = backends ? strstr(backends, "cuda") != NULL
-                                  : gpuccl_cuda_available(0, NULL);
-  const bool want_cpu = !backends || strstr(backends, "cpu") != NULL;
-  const bool gray8 = strstr(formats, "gray8") != NULL;
-  const bool rgba = strstr(formats, "rgba") != NULL;
-  char *list = strdup(sizes);
-  int status = 0;
-  for (char *tok = strtok(list, ","); tok && !status; tok = strtok(NULL, ",")) {
-    int w, h;
-    if (sscanf(tok, "%dx%d", &w, &h) != 2 || w < 2 || h < 2 ||
-        w > GPUCCL_MAX_SIDE || h > GPUCCL_MAX_SIDE) {
-      fprintf(stderr, "bad size %s\n", tok);
-      status = 2;
-      break;
-    }
-    if (want_cpu)
-      status = bench_size(GPUCCL_BACKEND_CPU, w, h, gray8, rgba, n_frames);
-    if (!status && want_cuda)
-      status = bench_size(GPUCCL_BACKEND_CUDA, w, h, gray8, rgba, n_frames);
-  }
-  free(list);
-  return status;
+  SizeRun run = {.n_frames = args.n_frames,
+                 .gray8 = strstr(formats, "gray8") != NULL,
+                 .rgba = strstr(formats, "rgba") != NULL};
+  run.n_backends = frame_bench_backends(&args, run.backends);
+  return frame_bench_each_size(&args, 2, bench_size, &run);
 }

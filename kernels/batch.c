@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* gpuccl_process_batch: the checks of one process call for each image,
- * then the backend's batch (CUDA: one graph for all, cuda_batch.cu) or,
+/* gpuccl_process_batch: the steps of one process call before and after
+ * the backend for each image (process_call.h), and between them the
+ * backend's batch (CUDA: one graph for all, cuda_batch.cu) or,
  * without one, one process call per image. */
 #include "backend.h"
+#include "process_call.h"
 #include "process_checks.h"
 
 #include <stdlib.h>
@@ -43,29 +45,6 @@ static GpucclStatus check_contexts(GpucclContext *const *contexts, size_t n,
                                 j, i);
   }
   return GPUCCL_OK;
-}
-
-/* The checks of gpuccl_process for image i, and its model's step. */
-static GpucclStatus prepare_image(GpucclContext *ctx, const GpucclImage *image,
-                                  const GpucclParams *caller,
-                                  size_t params_size, GpucclParams *own,
-                                  const GpucclParams **use, GpucclError *error)
-{
-  GpucclStatus status = gpuccl_read_params(caller, params_size, own, use,
-                                           error);
-  if (*use && (*use)->nearest)
-    (*use)->nearest->answers = NULL;
-  memset(&ctx->last, 0, sizeof ctx->last);
-  ctx->intensity_valid = false;
-  if (status == GPUCCL_OK)
-    status = gpuccl_check_image(image, error);
-  if (status == GPUCCL_OK)
-    status = gpuccl_check_params(*use, image->format, error);
-  if (status == GPUCCL_OK && ((*use)->mask || (*use)->want_intensity))
-    status = gpuccl_mask_check(ctx, image, *use, error);
-  if (status == GPUCCL_OK && (*use)->background)
-    status = gpuccl_background_prepare(ctx, image, *use, error);
-  return status;
 }
 
 /* The backend's batch, or one process call per image. */
@@ -119,24 +98,19 @@ GpucclStatus gpuccl_process_batch_sized(GpucclContext *const *contexts,
   }
   size_t prepared = 0;
   for (; prepared < n && status == GPUCCL_OK; prepared++) {
-    status = prepare_image(contexts[prepared], &images[prepared],
-                           params[prepared], params_size, &own[prepared],
-                           &use[prepared], error);
+    status = gpuccl_read_params(params[prepared], params_size,
+                                &own[prepared], &use[prepared], error);
+    if (status == GPUCCL_OK)
+      status = gpuccl_prepare_process(contexts[prepared], &images[prepared],
+                                      use[prepared], NULL, error);
     if (status != GPUCCL_OK)
       image_error(error, prepared, status);
   }
   if (status == GPUCCL_OK)
     status = run_batch(contexts, images, use, n, error);
   for (size_t i = 0; i < prepared; i++) {
-    GpucclContext *ctx = contexts[i];
-    if (use[i] && use[i]->background)
-      gpuccl_background_done(use[i]->background, status == GPUCCL_OK);
-    if (status != GPUCCL_OK) {
-      memset(&ctx->last, 0, sizeof ctx->last);
-      if (use[i] && use[i]->nearest)
-        use[i]->nearest->answers = NULL;
-    }
-    results[i] = ctx->last;
+    gpuccl_finish_process(contexts[i], use[i], status);
+    results[i] = contexts[i]->last;
   }
   free(own);
   free(use);

@@ -7,6 +7,7 @@
 #include "checked.h"
 #include "draw_common.h"
 #include "draw_host.h"
+#include "process_call.h"
 #include "process_checks.h"
 
 #include <stdarg.h>
@@ -201,87 +202,6 @@ const char *gpuccl_context_device_name(const GpucclContext *ctx)
   return ctx ? ctx->device_name : "";
 }
 
-/* Plane i of a frame: its rows and the bytes of one row. */
-typedef struct {
-  size_t rows, row_bytes;
-} PlaneShape;
-
-/* The planes a frame format has, and their shapes; 0 for an unknown
- * format. Chroma of 4:2:0 covers odd sizes with a last half sample. */
-static int frame_planes(const GpucclFrame *f, PlaneShape shape[3])
-{
-  const size_t w = (size_t)f->width, h = (size_t)f->height;
-  const size_t cw = (w + 1) / 2, ch = (h + 1) / 2;
-  switch (f->format) {
-  case GPUCCL_FRAME_GRAY8:
-    shape[0] = (PlaneShape){h, w};
-    return 1;
-  case GPUCCL_FRAME_GRAY16:
-    shape[0] = (PlaneShape){h, 2 * w};
-    return 1;
-  case GPUCCL_FRAME_PACKED4:
-    shape[0] = (PlaneShape){h, 4 * w};
-    return 1;
-  case GPUCCL_FRAME_NV12:
-    shape[0] = (PlaneShape){h, w};
-    shape[1] = (PlaneShape){ch, 2 * cw};
-    return 2;
-  case GPUCCL_FRAME_I420:
-    shape[0] = (PlaneShape){h, w};
-    shape[1] = shape[2] = (PlaneShape){ch, cw};
-    return 3;
-  }
-  return 0;
-}
-
-static GpucclStatus check_frame(const GpucclFrame *frame, GpucclError *error)
-{
-  PlaneShape shape[3];
-  const int planes = frame_planes(frame, shape);
-  if (planes == 0)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "unknown frame format %d", (int)frame->format);
-  static const char *const names[3] = {"frame plane 0", "frame plane 1",
-                                       "frame plane 2"};
-  for (int i = 0; i < planes; i++) {
-    if (!frame->data[i])
-      return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                              "frame plane %d has no data", i);
-    GpucclStatus st =
-        gpuccl_check_plane(frame->data[i], frame->stride[i], shape[i].rows,
-                           shape[i].row_bytes, names[i], error);
-    if (st != GPUCCL_OK)
-      return st;
-  }
-  if (frame->format == GPUCCL_FRAME_PACKED4 &&
-      (frame->offset_r > 3 || frame->offset_g > 3 || frame->offset_b > 3))
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "frame channel offsets %u/%u/%u are not inside "
-                            "a 4-byte pixel",
-                            frame->offset_r, frame->offset_g,
-                            frame->offset_b);
-  return GPUCCL_OK;
-}
-
-/* A frame of width x height (those of `whose`) and a line width. */
-static GpucclStatus check_frame_for(const GpucclFrame *frame,
-                                    const GpucclDrawParams *params, int width,
-                                    int height, const char *whose,
-                                    GpucclError *error)
-{
-  if (frame->width != width || frame->height != height)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "frame is %dx%d but %s is %dx%d", frame->width,
-                            frame->height, whose, width, height);
-  GpucclStatus status = check_frame(frame, error);
-  if (status != GPUCCL_OK)
-    return status;
-  if (params->line_width < 1)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "line width %d is below 1", params->line_width);
-  return GPUCCL_OK;
-}
-
 /* What every overlay call needs: a context whose last result has the
  * frame's size, a valid frame and a line width. */
 static GpucclStatus check_draw(const GpucclContext *ctx,
@@ -292,8 +212,8 @@ static GpucclStatus check_draw(const GpucclContext *ctx,
   if (!ctx || !frame || !params)
     return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                             "no context, frame or draw parameters");
-  return check_frame_for(frame, params, ctx->last.width, ctx->last.height,
-                         "the last result", error);
+  return gpuccl_check_frame_for(frame, params, ctx->last.width,
+                                ctx->last.height, "the last result", error);
 }
 
 /* Wider lines draw what the widest does (draw_common.h), and the
@@ -321,28 +241,6 @@ GpucclStatus gpuccl_draw(GpucclContext *ctx, const GpucclFrame *frame,
   return ctx->ops->draw(ctx, frame, &clamped, error);
 }
 
-/* The overlay of gpuccl_process_draw, checked against the image and the
- * parameters of the same call (there is no last result yet). */
-static GpucclStatus check_overlay(const GpucclImage *image,
-                                  const GpucclParams *params,
-                                  const GpucclFrame *frame,
-                                  const GpucclDrawParams *draw,
-                                  GpucclError *error)
-{
-  if (!frame || !draw)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "no frame or draw parameters");
-  GpucclStatus status = check_frame_for(frame, draw, image->width,
-                                        image->height, "the image", error);
-  if (status != GPUCCL_OK)
-    return status;
-  if ((draw->flags & GPUCCL_DRAW_LABELS) && !params->want_labels)
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "drawing labels needs want_labels in the "
-                            "parameters");
-  return GPUCCL_OK;
-}
-
 /* gpuccl_process, and gpuccl_process_draw when overlay is not NULL: a
  * backend that can draws it within the frame, else the overlay follows the
  * labeling as gpuccl_draw's. */
@@ -356,8 +254,6 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
   gpuccl_clear_error(error);
   GpucclStatus status =
       gpuccl_read_params(caller, params_size, &own, &params, error);
-  if (params && params->nearest)
-    params->nearest->answers = NULL;
   if (status == GPUCCL_OK && (!ctx || !result))
     status = gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
                               "no context or no result");
@@ -366,33 +262,17 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
       *result = (GpucclResult){0};
     return status;
   }
-  memset(&ctx->last, 0, sizeof ctx->last);
-  ctx->intensity_valid = false;
-  status = gpuccl_check_image(image, error);
-  if (status == GPUCCL_OK)
-    status = gpuccl_check_params(params, image->format, error);
-  if (status == GPUCCL_OK && (params->mask || params->want_intensity))
-    status = gpuccl_mask_check(ctx, image, params, error);
-  if (status == GPUCCL_OK && overlay)
-    status = check_overlay(image, params, overlay->frame, &overlay->params,
-                           error);
+  status = gpuccl_prepare_process(ctx, image, params, overlay, error);
   const bool fused = overlay && ctx->ops->process_draw;
-  if (status == GPUCCL_OK && params->background)
-    status = gpuccl_background_prepare(ctx, image, params, error);
   if (status == GPUCCL_OK)
     status = fused ? ctx->ops->process_draw(ctx, image, params, overlay,
                                             &ctx->last, error)
                    : ctx->ops->process(ctx, image, params, &ctx->last, error);
   if (status == GPUCCL_OK && overlay && !fused)
     status = ctx->ops->draw(ctx, overlay->frame, &overlay->params, error);
-  if (params && params->background)
-    gpuccl_background_done(params->background, status == GPUCCL_OK);
-  ctx->intensity_valid = status == GPUCCL_OK && params->want_intensity;
-  if (status != GPUCCL_OK) {
-    memset(&ctx->last, 0, sizeof ctx->last);
-    if (params && params->nearest)
-      params->nearest->answers = NULL;
-  }
+  gpuccl_finish_process(ctx, params, status);
+  if (status == GPUCCL_OK)
+    ctx->intensity_valid = params->want_intensity;
   *result = ctx->last;
   return status;
 }
@@ -418,7 +298,7 @@ GpucclStatus gpuccl_process_draw_sized(GpucclContext *ctx,
   if (draw)
     overlay.params = clamped_draw(draw);
   else
-    overlay.frame = NULL; /* check_overlay refuses it */
+    overlay.frame = NULL; /* gpuccl_check_overlay refuses it */
   return process(ctx, image, params, params_size, &overlay, result, error);
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What every process call checks before a backend sees it. */
+/* What every process and overlay call checks before a backend sees it. */
 #include "process_checks.h"
 
 #include "backend.h"
@@ -143,6 +143,107 @@ GpucclStatus gpuccl_read_params(const GpucclParams *params,
                             "%zu this library knows",
                             params_size, sizeof *own);
   *use = own;
+  if (own->nearest)
+    own->nearest->answers = NULL;
   return GPUCCL_OK;
 }
 
+/* Plane i of a frame: its rows and the bytes of one row. */
+typedef struct {
+  size_t rows, row_bytes;
+} PlaneShape;
+
+/* The planes a frame format has, and their shapes; 0 for an unknown
+ * format. Chroma of 4:2:0 covers odd sizes with a last half sample. */
+static int frame_planes(const GpucclFrame *f, PlaneShape shape[3])
+{
+  const size_t w = (size_t)f->width, h = (size_t)f->height;
+  const size_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+  switch (f->format) {
+  case GPUCCL_FRAME_GRAY8:
+    shape[0] = (PlaneShape){h, w};
+    return 1;
+  case GPUCCL_FRAME_GRAY16:
+    shape[0] = (PlaneShape){h, 2 * w};
+    return 1;
+  case GPUCCL_FRAME_PACKED4:
+    shape[0] = (PlaneShape){h, 4 * w};
+    return 1;
+  case GPUCCL_FRAME_NV12:
+    shape[0] = (PlaneShape){h, w};
+    shape[1] = (PlaneShape){ch, 2 * cw};
+    return 2;
+  case GPUCCL_FRAME_I420:
+    shape[0] = (PlaneShape){h, w};
+    shape[1] = shape[2] = (PlaneShape){ch, cw};
+    return 3;
+  }
+  return 0;
+}
+
+static GpucclStatus check_frame(const GpucclFrame *frame, GpucclError *error)
+{
+  PlaneShape shape[3];
+  const int planes = frame_planes(frame, shape);
+  if (planes == 0)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "unknown frame format %d", (int)frame->format);
+  static const char *const names[3] = {"frame plane 0", "frame plane 1",
+                                       "frame plane 2"};
+  for (int i = 0; i < planes; i++) {
+    if (!frame->data[i])
+      return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                              "frame plane %d has no data", i);
+    GpucclStatus st =
+        gpuccl_check_plane(frame->data[i], frame->stride[i], shape[i].rows,
+                           shape[i].row_bytes, names[i], error);
+    if (st != GPUCCL_OK)
+      return st;
+  }
+  if (frame->format == GPUCCL_FRAME_PACKED4 &&
+      (frame->offset_r > 3 || frame->offset_g > 3 || frame->offset_b > 3))
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "frame channel offsets %u/%u/%u are not inside "
+                            "a 4-byte pixel",
+                            frame->offset_r, frame->offset_g,
+                            frame->offset_b);
+  return GPUCCL_OK;
+}
+
+GpucclStatus gpuccl_check_frame_for(const GpucclFrame *frame,
+                                    const GpucclDrawParams *params, int width,
+                                    int height, const char *whose,
+                                    GpucclError *error)
+{
+  if (frame->width != width || frame->height != height)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "frame is %dx%d but %s is %dx%d", frame->width,
+                            frame->height, whose, width, height);
+  GpucclStatus status = check_frame(frame, error);
+  if (status != GPUCCL_OK)
+    return status;
+  if (params->line_width < 1)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "line width %d is below 1", params->line_width);
+  return GPUCCL_OK;
+}
+
+GpucclStatus gpuccl_check_overlay(const GpucclImage *image,
+                                  const GpucclParams *params,
+                                  const GpucclFrame *frame,
+                                  const GpucclDrawParams *draw,
+                                  GpucclError *error)
+{
+  if (!frame || !draw)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "no frame or draw parameters");
+  GpucclStatus status = gpuccl_check_frame_for(
+      frame, draw, image->width, image->height, "the image", error);
+  if (status != GPUCCL_OK)
+    return status;
+  if ((draw->flags & GPUCCL_DRAW_LABELS) && !params->want_labels)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "drawing labels needs want_labels in the "
+                            "parameters");
+  return GPUCCL_OK;
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the front (gpuccl.c, batch.c) checks of a process call's image and
- * parameters before any backend sees them. Each fills *error and returns
+/* What the front (gpuccl.c, batch.c) checks of a process call's image,
+ * parameters and overlay frame before any backend sees them. Each fills *error and returns
  * its status. */
 #ifndef GPUCCL_PROCESS_CHECKS_H
 #define GPUCCL_PROCESS_CHECKS_H
@@ -24,10 +24,23 @@ GpucclStatus gpuccl_check_params(const GpucclParams *params,
  * (docs/abi.md): *own holds them, with defaults past the caller's size,
  * and *use points at it (NULL stays NULL: gpuccl_check_params refuses it).
  * A struct from a newer header that sets a field this library does not
- * know is refused. */
+ * know is refused. Read parameters' query answers start NULL, so a call
+ * that fails or does not answer leaves none. */
 GpucclStatus gpuccl_read_params(const GpucclParams *params, size_t params_size,
                                 GpucclParams *own, const GpucclParams **use,
                                 GpucclError *error);
+/* A frame of width x height (those of `whose`) and a line width. */
+GpucclStatus gpuccl_check_frame_for(const GpucclFrame *frame,
+                                    const GpucclDrawParams *params, int width,
+                                    int height, const char *whose,
+                                    GpucclError *error);
+/* The overlay of gpuccl_process_draw, checked against the image and the
+ * parameters of the same call (there is no last result yet). */
+GpucclStatus gpuccl_check_overlay(const GpucclImage *image,
+                                  const GpucclParams *params,
+                                  const GpucclFrame *frame,
+                                  const GpucclDrawParams *draw,
+                                  GpucclError *error);
 
 #ifdef __cplusplus
 }

@@ -9,21 +9,9 @@
 #include <stdint.h>
 
 #include "gpuccl.h"
+#include "test_check.h" /* EXPECT */
 
 #define GPU_TEST_SKIP 77 /* meson: skipped */
-
-/* One check of a GPU test: counted in the test's own `checks`, and when
- * cond is false in its `failures`, printed with where and why. */
-#define GPU_EXPECT(cond, ...)                                                 \
-  do {                                                                        \
-    checks++;                                                                 \
-    if (!(cond)) {                                                            \
-      failures++;                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-    }                                                                         \
-  } while (0)
 
 /* A CUDA context on device 0, or exit(77) with the reason when none is
  * usable. */

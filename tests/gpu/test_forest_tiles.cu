@@ -84,15 +84,7 @@ struct Run {
 static void check_forest_tiles(const Run &r)
 {
   const tile::Frame &f = r.f;
-  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
-  auto n_open = down(f.out.n_open, tiles), n_closed = down(f.out.n_closed, tiles);
-  auto rec = down(f.out.closed.rec, tiles * S::CLOSED_CAP);
-  const tile::OpenPieces &o = f.out.open;
-  const size_t cap = tiles * S::OPEN_CAP;
-  auto key = down(o.key, cap), area = down(o.area, cap);
-  auto sx = down(o.sum_x, cap), sy = down(o.sum_y, cap);
-  auto x0 = down(o.x0, cap), x1 = down(o.x1, cap), y1 = down(o.y1, cap);
-  auto start = down(f.out.start, (size_t)f.tiles_y * S::H * f.out.start_words);
+  const HostTiles got = down_tiles<S>(f);
   for (int ty = 0; ty < f.tiles_y; ty++)
     for (int tx = 0; tx < f.tiles_x; tx++) {
       const size_t t = (size_t)ty * f.tiles_x + tx;
@@ -115,15 +107,11 @@ static void check_forest_tiles(const Run &r)
       std::vector<Piece> want_closed, want_open, got_closed, got_open;
       for (auto &kv : pieces)
         (open[kv.first] ? want_open : want_closed).push_back(kv.second);
-      for (uint32_t k = 0; k < n_closed[t]; k++) {
+      for (uint32_t k = 0; k < got.n_closed[t]; k++)
         got_closed.push_back(
-            closed_piece<S>(rec[t * S::CLOSED_CAP + k], ox, oy, r.w));
-      }
-      for (uint32_t k = 0; k < n_open[t]; k++) {
-        const size_t p = t * S::OPEN_CAP + k;
-        got_open.push_back(Piece{key[p], area[p], sx[p], sy[p], x0[p],
-                                 key[p] / r.w, x1[p], y1[p]});
-      }
+            closed_piece<S>(got.rec[t * S::CLOSED_CAP + k], ox, oy, r.w));
+      for (uint32_t k = 0; k < got.n_open[t]; k++)
+        got_open.push_back(got.open.piece(t * S::OPEN_CAP + k, r.w));
       for (auto *v : {&want_closed, &want_open, &got_closed, &got_open})
         std::sort(v->begin(), v->end());
       EXPECT(got_closed == want_closed && got_open == want_open,
@@ -134,7 +122,7 @@ static void check_forest_tiles(const Run &r)
       for (int y = 0; y < S::H; y++)
         for (int k = 0; k < S::WORDS; k++)
           marked += __builtin_popcount(
-              start[(size_t)(oy + y) * f.out.start_words + tx * S::WORDS + k]);
+              got.start[(size_t)(oy + y) * f.out.start_words + tx * S::WORDS + k]);
       EXPECT(marked == want_closed.size(), "%s tile %d,%d: %zu start bits, %zu closed",
              r.name, tx, ty, marked, want_closed.size());
     }
@@ -166,19 +154,17 @@ static void check_root_links(const Run &r)
 
 static void check_open_merging(const Run &r)
 {
-  const tile::OpenPieces &o = r.f.out.open;
-  const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
-  auto parent = down(o.parent, cap), key = down(o.key, cap), area = down(o.area, cap);
-  auto sx = down(o.sum_x, cap), sy = down(o.sum_y, cap);
-  auto x0 = down(o.x0, cap), x1 = down(o.x1, cap), y1 = down(o.y1, cap);
+  const HostOpenPieces o =
+      down_open(r.f.out.open, (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP);
   for (uint32_t p : open_slots(r)) {
-    if (parent[p] != p)
+    if (o.parent[p] != p)
       continue;
-    const OracleStats &s = r.whole.stats[r.whole.labels[key[p]] - 1];
-    EXPECT(area[p] == s.area && sx[p] == s.sum_x && sy[p] == s.sum_y && x0[p] == s.x0 &&
-               key[p] / r.w == s.y0 && x1[p] == s.x1 && y1[p] == s.y1,
+    const OracleStats &s = r.whole.stats[r.whole.labels[o.key[p]] - 1];
+    EXPECT(o.area[p] == s.area && o.sum_x[p] == s.sum_x && o.sum_y[p] == s.sum_y &&
+               o.x0[p] == s.x0 && o.key[p] / r.w == s.y0 && o.x1[p] == s.x1 &&
+               o.y1[p] == s.y1,
            "%s %dx%d c%d: root %u holds area %u of a component of area %llu", r.name, r.w,
-           r.h, r.conn, p, area[p], (unsigned long long)s.area);
+           r.h, r.conn, p, o.area[p], (unsigned long long)s.area);
   }
 }
 

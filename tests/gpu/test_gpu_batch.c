@@ -123,7 +123,7 @@ static void check_batch(GpucclContext **gpus, GpucclContext *cpu,
   GpucclError e = {0};
   GpucclStatus s = gpuccl_process_batch(gpus, images, params, (size_t)n,
                                         results, &e);
-  GPU_EXPECT(s == GPUCCL_OK, "%s: batch: %s", what, e.message);
+  EXPECT(s == GPUCCL_OK, "%s: batch: %s", what, e.message);
   if (s != GPUCCL_OK)
     return;
   for (int i = 0; i < n; i++) {
@@ -136,13 +136,13 @@ static void check_batch(GpucclContext **gpus, GpucclContext *cpu,
     GpucclParams cpu_params = *params[i];
     cpu_params.nearest = NULL;
     GpucclStatus sc = gpuccl_process(cpu, &images[i], &cpu_params, &rc, &ec);
-    GPU_EXPECT(sc == GPUCCL_OK, "%s: cpu: %s", name, ec.message);
-    GPU_EXPECT(sc == GPUCCL_OK &&
+    EXPECT(sc == GPUCCL_OK, "%s: cpu: %s", name, ec.message);
+    EXPECT(sc == GPUCCL_OK &&
                    gpu_check_same_result(&rc, &results[i], &images[i],
                                          params[i]->want_labels, name),
                "%s: batch result differs from the CPU's", name);
     if (params[i]->nearest && results[i].n_blobs)
-      GPU_EXPECT(params[i]->nearest->answers != NULL,
+      EXPECT(params[i]->nearest->answers != NULL,
                  "%s: the queries were not answered", name);
   }
 }
@@ -203,11 +203,11 @@ static void steady_state(GpucclContext **gpus, GpucclContext *cpu)
       params[i] = &items[round % SETS][i].params;
     }
     GpucclError e = {0};
-    GPU_EXPECT(gpuccl_process_batch(gpus, images, params, N, results, &e) ==
+    EXPECT(gpuccl_process_batch(gpus, images, params, N, results, &e) ==
                    GPUCCL_OK,
                "steady batch %d: %s", round, e.message);
   }
-  GPU_EXPECT(gpuccl_cuda_alloc_calls() == before,
+  EXPECT(gpuccl_cuda_alloc_calls() == before,
              "10 batches of %d frames made %llu allocation calls", N,
              (unsigned long long)(gpuccl_cuda_alloc_calls() - before));
   /* New content in the buffers of both sets: the kept graphs read it. */
@@ -241,7 +241,7 @@ static void background_models(GpucclContext **gpus, GpucclContext *cpu0,
     gbg[k] = gpuccl_background_new(gpus[k], &bp, &e);
     cbg[k] = gpuccl_background_new(cpus[k], &bp, &e);
     if (!gbg[k] || !cbg[k]) {
-      GPU_EXPECT(0, "background model: %s", e.message);
+      EXPECT(0, "background model: %s", e.message);
       return;
     }
     item_init(&items[k], 480 + 160 * k, 270 + 90 * k, GPUCCL_PIXEL_U8);
@@ -263,12 +263,12 @@ static void background_models(GpucclContext **gpus, GpucclContext *cpu0,
     GpucclError e = {0};
     GpucclStatus s = gpuccl_process_batch(gpus, images, params, 2, results,
                                           &e);
-    GPU_EXPECT(s == GPUCCL_OK, "motion frame %d: %s", frame, e.message);
+    EXPECT(s == GPUCCL_OK, "motion frame %d: %s", frame, e.message);
     for (int k = 0; k < 2 && s == GPUCCL_OK; k++) {
       GpucclResult rc;
       char name[64];
       snprintf(name, sizeof name, "motion frame %d, camera %d", frame, k);
-      GPU_EXPECT(gpuccl_process(cpus[k], &images[k], &cp[k], &rc, &e) ==
+      EXPECT(gpuccl_process(cpus[k], &images[k], &cp[k], &rc, &e) ==
                          GPUCCL_OK &&
                      gpu_check_same_result(&rc, &results[k], &images[k],
                                            false, name),
@@ -294,17 +294,17 @@ static void errors(GpucclContext **gpus, GpucclContext *cpu)
   GpucclResult results[3];
   GpucclError e = {0};
   GpucclContext *same[3] = {gpus[0], gpus[1], gpus[0]};
-  GPU_EXPECT(gpuccl_process_batch(same, images, params, 3, results, &e) ==
+  EXPECT(gpuccl_process_batch(same, images, params, 3, results, &e) ==
                      GPUCCL_ERROR_INVALID_ARGUMENT &&
                  strstr(e.message, "images 0 and 2 share a context"),
              "a shared context: %s", e.message);
   GpucclContext *mixed[3] = {gpus[0], cpu, gpus[2]};
-  GPU_EXPECT(gpuccl_process_batch(mixed, images, params, 3, results, &e) ==
+  EXPECT(gpuccl_process_batch(mixed, images, params, 3, results, &e) ==
                      GPUCCL_ERROR_INVALID_ARGUMENT &&
                  strstr(e.message, "image 1"),
              "a CPU context among CUDA ones: %s", e.message);
   images[2].stride = 10; /* less than a row */
-  GPU_EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
+  EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
                      GPUCCL_ERROR_INVALID_ARGUMENT &&
                  strncmp(e.message, "image 2: ", 9) == 0 &&
                  results[0].blobs == NULL,
@@ -313,15 +313,15 @@ static void errors(GpucclContext **gpus, GpucclContext *cpu)
   GpucclParams bad = items[1].params;
   bad.connectivity = 5;
   params[1] = &bad;
-  GPU_EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
+  EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
                      GPUCCL_ERROR_INVALID_ARGUMENT &&
                  strncmp(e.message, "image 1: ", 9) == 0,
              "connectivity 5 on image 1: %s", e.message);
   params[1] = &items[1].params;
-  GPU_EXPECT(gpuccl_process_batch(gpus, NULL, params, 3, results, &e) ==
+  EXPECT(gpuccl_process_batch(gpus, NULL, params, 3, results, &e) ==
                  GPUCCL_ERROR_INVALID_ARGUMENT,
              "no images: %s", e.message);
-  GPU_EXPECT(gpuccl_process_batch(gpus, images, params, 0, results, &e) ==
+  EXPECT(gpuccl_process_batch(gpus, images, params, 0, results, &e) ==
                  GPUCCL_OK,
              "an empty batch: %s", e.message);
   int order[3] = {0, 1, 2};
@@ -341,7 +341,7 @@ static void two_gpus(GpucclContext **gpus, GpucclContext *cpu)
   GpucclError e = {0};
   GpucclContext *second[2] = {gpuccl_context_new(GPUCCL_BACKEND_CUDA, 1, &e),
                               gpuccl_context_new(GPUCCL_BACKEND_CUDA, 1, &e)};
-  GPU_EXPECT(second[0] && second[1], "device 1: %s", e.message);
+  EXPECT(second[0] && second[1], "device 1: %s", e.message);
   if (!second[0] || !second[1])
     return;
   GpucclContext *mixed[4] = {gpus[0], second[0], gpus[1], second[1]};

@@ -35,7 +35,7 @@ static void run_all(GpucclContext *gpu, uint8_t *frames[N_FRAMES],
     GpucclResult r;
     GpucclError e = {0};
     GpucclStatus s = gpuccl_process(gpu, &img, &p, &r, &e);
-    GPU_EXPECT(s == GPUCCL_OK, "frame %d: %s", i, e.message);
+    EXPECT(s == GPUCCL_OK, "frame %d: %s", i, e.message);
   }
 }
 
@@ -55,14 +55,14 @@ static void steady_state(GpucclContext *gpu)
   for (int round = 0; round < 5; round++)
     run_all(gpu, frames, stride);
   uint64_t after = gpuccl_cuda_alloc_calls();
-  GPU_EXPECT(after == before,
+  EXPECT(after == before,
          "steady state made %llu allocation calls over %d frames",
          (unsigned long long)(after - before), 5 * N_FRAMES);
   printf("steady state: %llu allocation calls over %d frames (%llu before)\n",
          (unsigned long long)(after - before), 5 * N_FRAMES,
          (unsigned long long)before);
   float ms = gpuccl_cuda_kernel_ms(gpu);
-  GPU_EXPECT(ms > 0.0f, "kernel time %f ms", ms);
+  EXPECT(ms > 0.0f, "kernel time %f ms", ms);
   for (int i = 0; i < N_FRAMES; i++)
     free(frames[i]);
 }
@@ -79,7 +79,7 @@ static void host_memory(GpucclContext *gpu, GpucclContext *cpu,
       contextless
           ? gpuccl_host_alloc_on(GPUCCL_BACKEND_CUDA, 0, stride * H, memory, &e)
           : gpuccl_host_alloc(gpu, stride * H, memory, &e);
-  GPU_EXPECT(buf != NULL, "%s host_alloc: %s", name, e.message);
+  EXPECT(buf != NULL, "%s host_alloc: %s", name, e.message);
   if (!buf)
     return;
   GpucclParams p;
@@ -92,12 +92,12 @@ static void host_memory(GpucclContext *gpu, GpucclContext *cpu,
     GpucclImage img = {buf, W, H, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
     char label[64];
     snprintf(label, sizeof label, "%s frame %d", name, i);
-    GPU_EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
+    EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
     /* An image that starts inside the block, not at its start. */
     GpucclImage sub = {buf + stride * 10 + 17, W - 40, H - 20, stride,
                        GPUCCL_PIXEL_U8, 0, 0, 0};
     snprintf(label, sizeof label, "%s frame %d offset", name, i);
-    GPU_EXPECT(gpu_check_same(gpu, cpu, &sub, &p, label), "%s", label);
+    EXPECT(gpu_check_same(gpu, cpu, &sub, &p, label), "%s", label);
   }
   if (contextless)
     gpuccl_host_release(buf);
@@ -122,7 +122,7 @@ static void size_changes(GpucclContext *gpu, GpucclContext *cpu)
     p.want_labels = true;
     char label[64];
     snprintf(label, sizeof label, "size %dx%d", w, h);
-    GPU_EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
+    EXPECT(gpu_check_same(gpu, cpu, &img, &p, label), "%s", label);
     free(data);
   }
 }
@@ -132,7 +132,7 @@ int main(void)
   GpucclContext *gpu = gpu_check_context();
   GpucclContext *cpu = gpu_check_cpu_context();
   GpucclError e = {0};
-  GPU_EXPECT(gpuccl_context_backend(gpu) == GPUCCL_BACKEND_CUDA, "backend");
+  EXPECT(gpuccl_context_backend(gpu) == GPUCCL_BACKEND_CUDA, "backend");
   steady_state(gpu);
   host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, false, "COPY");
   host_memory(gpu, cpu, GPUCCL_MEMORY_MAPPED, false, "MAPPED");
@@ -140,7 +140,7 @@ int main(void)
   int64_t live = gpuccl_cuda_live_allocations();
   host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, true, "contextless COPY");
   host_memory(gpu, cpu, GPUCCL_MEMORY_MAPPED, true, "contextless MAPPED");
-  GPU_EXPECT(gpuccl_cuda_live_allocations() == live,
+  EXPECT(gpuccl_cuda_live_allocations() == live,
              "contextless blocks not all released: %lld live, %lld before",
              (long long)gpuccl_cuda_live_allocations(), (long long)live);
   size_changes(gpu, cpu);
@@ -158,7 +158,7 @@ int main(void)
   frame.stride[0] = 1;
   GpucclDrawParams dp = {GPUCCL_DRAW_BOXES, 255, 0, 0, 1};
   GpucclStatus s = gpuccl_draw(gpu, &frame, &dp, &e);
-  GPU_EXPECT(s == GPUCCL_ERROR_UNSUPPORTED || s == GPUCCL_OK, "draw: %s",
+  EXPECT(s == GPUCCL_ERROR_UNSUPPORTED || s == GPUCCL_OK, "draw: %s",
          gpuccl_status_name(s));
   gpuccl_context_free(gpu);
   gpuccl_context_free(cpu);

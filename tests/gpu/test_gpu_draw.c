@@ -102,16 +102,16 @@ static void check_draw(GpucclContext *gpu, GpucclContext *cpu,
   frame_copy(&b, orig);
   GpucclError e = {0};
   GpucclStatus s = gpuccl_draw(gpu, &a.f, dp, &e);
-  GPU_EXPECT(s == GPUCCL_OK, "%s: CUDA draw: %s", name, e.message);
+  EXPECT(s == GPUCCL_OK, "%s: CUDA draw: %s", name, e.message);
   s = gpuccl_draw(cpu, &b.f, dp, &e);
-  GPU_EXPECT(s == GPUCCL_OK, "%s: CPU draw: %s", name, e.message);
+  EXPECT(s == GPUCCL_OK, "%s: CPU draw: %s", name, e.message);
   bool changed = false;
   for (int i = 0; i < 3 && orig->bytes[i]; i++) {
     const uint8_t *pa = a.f.data[i], *pb = b.f.data[i];
     size_t k = 0;
     while (k < orig->bytes[i] && pa[k] == pb[k])
       k++;
-    GPU_EXPECT(k == orig->bytes[i],
+    EXPECT(k == orig->bytes[i],
            "%s: plane %d differs at byte %zu (row %zu, col %zu): CUDA %u, "
            "CPU %u",
            name, i, k, k / orig->f.stride[i], k % orig->f.stride[i],
@@ -120,7 +120,7 @@ static void check_draw(GpucclContext *gpu, GpucclContext *cpu,
       changed = true;
   }
   if (n_blobs && dp->flags)
-    GPU_EXPECT(changed, "%s: the CPU draw changed nothing", name);
+    EXPECT(changed, "%s: the CPU draw changed nothing", name);
   frame_free(&a);
   frame_free(&b);
 }
@@ -141,17 +141,17 @@ static void steady_state(GpucclContext *gpu, int w, int h)
                              GPUCCL_DRAW_LABELS,
                          255, 0, 0, 2};
   GpucclError e = {0};
-  GPU_EXPECT(gpuccl_draw(gpu, &t.f, &dp, &e) == GPUCCL_OK, "warm-up: %s",
+  EXPECT(gpuccl_draw(gpu, &t.f, &dp, &e) == GPUCCL_OK, "warm-up: %s",
          e.message);
   uint64_t before = gpuccl_cuda_alloc_calls();
   const int n = 20;
   double t0 = now_ms();
   for (int i = 0; i < n; i++)
-    GPU_EXPECT(gpuccl_draw(gpu, &t.f, &dp, &e) == GPUCCL_OK, "draw: %s",
+    EXPECT(gpuccl_draw(gpu, &t.f, &dp, &e) == GPUCCL_OK, "draw: %s",
            e.message);
   double ms = (now_ms() - t0) / n;
   uint64_t after = gpuccl_cuda_alloc_calls();
-  GPU_EXPECT(after == before, "steady-state draws made %llu allocation calls",
+  EXPECT(after == before, "steady-state draws made %llu allocation calls",
          (unsigned long long)(after - before));
   printf("draw %dx%d NV12 labels+boxes+centroids (pageable host memory, "
          "upload + kernels + download): %.3f ms per frame, %llu allocation "
@@ -231,7 +231,7 @@ int main(int argc, char **argv)
         TestFrame t;
         frame_make(&t, GPUCCL_FRAME_GRAY8, w, h, 0);
         GpucclDrawParams dp = {GPUCCL_DRAW_LABELS, 0, 0, 0, 1};
-        GPU_EXPECT(gpuccl_draw(gpu, &t.f, &dp, &e) ==
+        EXPECT(gpuccl_draw(gpu, &t.f, &dp, &e) ==
                    GPUCCL_ERROR_INVALID_ARGUMENT,
                "%dx%d: labels without want_labels accepted", w, h);
         frame_free(&t);
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
       printf("steady state: %zu blobs\n", r.n_blobs);
       steady_state(gpu, w, h);
     } else {
-      GPU_EXPECT(false, "process: %s", e.message);
+      EXPECT(false, "process: %s", e.message);
     }
     free(img);
   }

@@ -85,7 +85,7 @@ static void run(GpucclContext *gpu, GpucclContext *cpu, const ModelCase *mc,
     bp.learning_rate = mc->rate;
     GpucclBackground *bg = gpuccl_background_new(gpu, &bp, &err);
     GpucclBackground *bc = gpuccl_background_new(cpu, &bp, &err);
-    GPU_EXPECT(bg && bc, "models: %s", err.message);
+    EXPECT(bg && bc, "models: %s", err.message);
     GpucclParams p;
     gpuccl_params_init(&p);
     p.threshold = variants[v].threshold * wide;
@@ -103,7 +103,7 @@ static void run(GpucclContext *gpu, GpucclContext *cpu, const ModelCase *mc,
         bp.mode = bp.mode == GPUCCL_BACKGROUND_DIFFERENCE
                       ? GPUCCL_BACKGROUND_AVERAGE
                       : GPUCCL_BACKGROUND_DIFFERENCE;
-        GPU_EXPECT(gpuccl_background_set_params(bg, &bp, &err) == GPUCCL_OK &&
+        EXPECT(gpuccl_background_set_params(bg, &bp, &err) == GPUCCL_OK &&
                        gpuccl_background_set_params(bc, &bp, &err) ==
                            GPUCCL_OK,
                    "switch: %s", err.message);
@@ -117,9 +117,9 @@ static void run(GpucclContext *gpu, GpucclContext *cpu, const ModelCase *mc,
                mc->name, (int)format, (int)channel, w, h, pad, p.threshold,
                p.connectivity, p.invert, variants[v].otsu, t);
       same = gpu_check_same_params(gpu, cpu, &im, &pg, &p, name);
-      GPU_EXPECT(same, "%s", name);
+      EXPECT(same, "%s", name);
     }
-    GPU_EXPECT(gpuccl_background_frames(bg) == gpuccl_background_frames(bc),
+    EXPECT(gpuccl_background_frames(bg) == gpuccl_background_frames(bc),
                "%s: frames learned", mc->name);
     gpuccl_background_free(bg);
     gpuccl_background_free(bc);
@@ -176,13 +176,13 @@ int main(int argc, char **argv)
                                      GPUCCL_ALGORITHM_STAVA_BENES};
   for (int i = 0; i < 3; i++) {
     p.algorithm = refused[i];
-    GPU_EXPECT(gpuccl_process(gpu, &im, &p, &r, &err) ==
+    EXPECT(gpuccl_process(gpu, &im, &p, &r, &err) ==
                        GPUCCL_ERROR_UNSUPPORTED &&
                    strstr(err.message, "tiled HA4"),
                "algorithm %d with a model: %s", (int)refused[i], err.message);
   }
   p.algorithm = GPUCCL_ALGORITHM_HA4;
-  GPU_EXPECT(gpuccl_process(gpu, &im, &p, &r, &err) == GPUCCL_OK,
+  EXPECT(gpuccl_process(gpu, &im, &p, &r, &err) == GPUCCL_OK,
              "HA4 after a refusal: %s", err.message);
   gpuccl_background_free(bg);
 

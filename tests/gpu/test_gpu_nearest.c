@@ -39,7 +39,7 @@ static void check_answer(const GpucclResult *r, const GpucclNearestRequest *q,
 {
   static GpucclNearest want[1 << 16];
   const size_t n = q->n;
-  GPU_EXPECT(q->answers != NULL, "%s frame %d: no answer for %zu queries over %zu blobs",
+  EXPECT(q->answers != NULL, "%s frame %d: no answer for %zu queries over %zu blobs",
          what, frame, n, r->n_blobs);
   if (!q->answers || n > sizeof want / sizeof *want)
     return;
@@ -51,7 +51,7 @@ static void check_answer(const GpucclResult *r, const GpucclNearestRequest *q,
      * no lane keeps one. */
     bool same = g->blob == w->blob && memcmp(&g->d2, &w->d2, sizeof g->d2) == 0;
     if (!same && wrong++ < 3)
-      GPU_EXPECT(same, "%s frame %d: query %zu (%g, %g): blob %u d2 %.9g, reference blob %u d2 %.9g",
+      EXPECT(same, "%s frame %d: query %zu (%g, %g): blob %u d2 %.9g, reference blob %u d2 %.9g",
              what, frame, i, q->x[i], q->y[i], g->blob, g->d2, w->blob, w->d2);
     checks++;
   }
@@ -86,7 +86,7 @@ static void run_sequence(GpucclContext *gpu, int w, int h, int n_squares,
     GpucclResult r;
     GpucclError e = {0};
     if (gpuccl_process(gpu, &image, &p, &r, &e) != GPUCCL_OK) {
-      GPU_EXPECT(false, "%s frame %d: %s", what, f, e.message);
+      EXPECT(false, "%s frame %d: %s", what, f, e.message);
       break;
     }
     if (q.n) {
@@ -95,21 +95,21 @@ static void run_sequence(GpucclContext *gpu, int w, int h, int n_squares,
         settled += q.answers[i].blob != GPUCCL_NO_BLOB;
       asked += q.n;
     }
-    GPU_EXPECT(gpuccl_tracker_update(own, r.blobs, r.n_blobs, ids_own) &&
+    EXPECT(gpuccl_tracker_update(own, r.blobs, r.n_blobs, ids_own) &&
                gpuccl_tracker_update_nearest(given, r.blobs, r.n_blobs, &q,
                                              ids_given),
            "%s frame %d: tracker update failed", what, f);
     int wrong = 0;
     for (size_t i = 0; i < r.n_blobs; i++) {
       if (ids_own[i] != ids_given[i] && wrong++ < 3)
-        GPU_EXPECT(false, "%s frame %d: blob %zu got %u from its own search, %u with the GPU's",
+        EXPECT(false, "%s frame %d: blob %zu got %u from its own search, %u with the GPU's",
                what, f, i, ids_own[i], ids_given[i]);
       checks++;
     }
   }
   printf("%s: %d frames, %zu of %zu tracks settled on the GPU\n", what, frames,
          settled, asked);
-  GPU_EXPECT(settled > asked / 2, "%s: only %zu of %zu settled", what, settled, asked);
+  EXPECT(settled > asked / 2, "%s: only %zu of %zu settled", what, settled, asked);
   gpuccl_tracker_free(own);
   gpuccl_tracker_free(given);
   free(img); free(m); free(ids_own); free(ids_given);
@@ -151,14 +151,14 @@ static void run_queries(GpucclContext *gpu)
     p.nearest = &q;
     GpucclResult r;
     GpucclError e = {0};
-    GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "queries: %s", e.message);
-    GPU_EXPECT(r.n_blobs == 1500, "queries: %zu blobs", r.n_blobs);
+    EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "queries: %s", e.message);
+    EXPECT(r.n_blobs == 1500, "queries: %zu blobs", r.n_blobs);
     check_answer(&r, &q, "queries", c);
     size_t ties = 0;
     for (size_t i = 0; q.answers && i < counts[c]; i++)
       ties += q.answers[i].blob == GPUCCL_NO_BLOB;
     if (c == 4)
-      GPU_EXPECT(ties > 36, "queries: %zu unsettled, the ties were not met", ties);
+      EXPECT(ties > 36, "queries: %zu unsettled, the ties were not met", ties);
   }
 
   /* max_blobs selecting: no answer (it would index the unselected table);
@@ -171,8 +171,8 @@ static void run_queries(GpucclContext *gpu)
     p.max_blobs = k ? 2000 : 100;
     GpucclResult r;
     GpucclError e = {0};
-    GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "max_blobs: %s", e.message);
-    GPU_EXPECT(k ? q.answers != NULL : q.answers == NULL, "max_blobs %u: answers %p",
+    EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "max_blobs: %s", e.message);
+    EXPECT(k ? q.answers != NULL : q.answers == NULL, "max_blobs %u: answers %p",
            p.max_blobs, (const void *)q.answers);
     if (k)
       check_answer(&r, &q, "max_blobs above the count", 0);
@@ -205,9 +205,9 @@ static void run_too_many(GpucclContext *gpu, bool quick)
     p.nearest = &req;
     GpucclResult r;
     GpucclError e = {0};
-    GPU_EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "too many: %s", e.message);
+    EXPECT(gpuccl_process(gpu, &image, &p, &r, &e) == GPUCCL_OK, "too many: %s", e.message);
     bool over = (unsigned long long)counts[c] * r.n_blobs > GPUCCL_NEAREST_MAX_PAIRS;
-    GPU_EXPECT(over ? req.answers == NULL : req.answers != NULL,
+    EXPECT(over ? req.answers == NULL : req.answers != NULL,
            "%zu queries x %zu blobs: answers %p", counts[c], r.n_blobs,
            (const void *)req.answers);
     if (!over)

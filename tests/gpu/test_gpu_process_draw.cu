@@ -90,17 +90,17 @@ static void compare(GpucclContext *gpu, GpucclContext *cpu,
       static_cast<const uint8_t *>(t.host.data[0]),
       static_cast<const uint8_t *>(t.host.data[0]) + t.bytes[0]);
   GpucclStatus s = gpuccl_process_draw(gpu, image, p, &t.device, dp, &rg, &e);
-  GPU_EXPECT(s == GPUCCL_OK, "%s: CUDA process_draw: %s", name, e.message);
+  EXPECT(s == GPUCCL_OK, "%s: CUDA process_draw: %s", name, e.message);
   s = gpuccl_process(cpu, image, p, &rc, &e);
   if (s == GPUCCL_OK)
     s = gpuccl_draw(cpu, &t.host, dp, &e);
-  GPU_EXPECT(s == GPUCCL_OK, "%s: CPU process + draw: %s", name, e.message);
-  GPU_EXPECT(rg.n_blobs == rc.n_blobs && rg.n_components == rc.n_components,
+  EXPECT(s == GPUCCL_OK, "%s: CPU process + draw: %s", name, e.message);
+  EXPECT(rg.n_blobs == rc.n_blobs && rg.n_components == rc.n_components,
              "%s: %zu blobs of %u on CUDA, %zu of %u on the CPU", name,
              rg.n_blobs, rg.n_components, rc.n_blobs, rc.n_components);
   /* Else two no-ops would pass. */
   if (rc.n_blobs)
-    GPU_EXPECT(memcmp(before.data(), t.host.data[0], t.bytes[0]) != 0,
+    EXPECT(memcmp(before.data(), t.host.data[0], t.bytes[0]) != 0,
                "%s: the CPU drew nothing of %zu blobs", name, rc.n_blobs);
   for (int i = 0; i < 3 && t.bytes[i]; i++) {
     std::vector<uint8_t> got(t.bytes[i]);
@@ -111,7 +111,7 @@ static void compare(GpucclContext *gpu, GpucclContext *cpu,
     size_t k = 0;
     while (k < t.bytes[i] && got[k] == want[k])
       k++;
-    GPU_EXPECT(k == t.bytes[i],
+    EXPECT(k == t.bytes[i],
                "%s: plane %d differs at byte %zu (row %zu, col %zu): CUDA %u, "
                "CPU %u",
                name, i, k, k / t.host.stride[i], k % t.host.stride[i],

@@ -11,17 +11,10 @@
 #include "cuda/ha4_bits.h"
 
 static int failures;
+static long checks;
 
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      if (failures++ < 20) {                                                  \
-        printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
-        printf(__VA_ARGS__);                                                  \
-        printf("\n");                                                         \
-      }                                                                       \
-    }                                                                         \
-  } while (0)
+#define EXPECT_PRINTED 20 /* the rest only counted */
+#include "test_check.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void) /* xorshift64* */

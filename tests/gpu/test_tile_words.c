@@ -20,17 +20,8 @@
 static int failures;
 static long checks;
 
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    checks++;                                                                 \
-    if (!(cond)) {                                                            \
-      if (failures++ < 20) {                                                  \
-        printf("FAIL %s:%d: ", __FILE__, __LINE__);                           \
-        printf(__VA_ARGS__);                                                  \
-        printf("\n");                                                         \
-      }                                                                       \
-    }                                                                         \
-  } while (0)
+#define EXPECT_PRINTED 20 /* the rest only counted */
+#include "test_check.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t next(void) /* xorshift64* */

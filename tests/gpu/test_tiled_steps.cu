@@ -81,17 +81,7 @@ struct Run {
 static void check_tile_labeling(Run &r)
 {
   const tile::Frame &f = r.f;
-  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
-  auto n_open = down(f.out.n_open, tiles), n_closed = down(f.out.n_closed, tiles);
-  auto rec = down(f.out.closed.rec, tiles * S::CLOSED_CAP);
-  auto key = down(f.out.open.key, tiles * S::OPEN_CAP);
-  auto area = down(f.out.open.area, tiles * S::OPEN_CAP);
-  auto sx = down(f.out.open.sum_x, tiles * S::OPEN_CAP);
-  auto sy = down(f.out.open.sum_y, tiles * S::OPEN_CAP);
-  auto x0 = down(f.out.open.x0, tiles * S::OPEN_CAP);
-  auto x1 = down(f.out.open.x1, tiles * S::OPEN_CAP);
-  auto y1 = down(f.out.open.y1, tiles * S::OPEN_CAP);
-  auto start = down(f.out.start, (size_t)f.tiles_y * S::H * f.out.start_words);
+  const HostTiles got = down_tiles<S>(f);
   for (int ty = 0; ty < f.tiles_y; ty++)
     for (int tx = 0; tx < f.tiles_x; tx++) {
       const size_t t = (size_t)ty * f.tiles_x + tx;
@@ -111,15 +101,11 @@ static void check_tile_labeling(Run &r)
       for (long i = 0; i < o.n; i++)
         (is_open[i] ? open : closed).push_back(o.piece(i, cw, ox, oy, r.w));
       std::vector<Piece> got_closed, got_open;
-      for (uint32_t k = 0; k < n_closed[t]; k++) {
+      for (uint32_t k = 0; k < got.n_closed[t]; k++)
         got_closed.push_back(
-            closed_piece<S>(rec[t * S::CLOSED_CAP + k], ox, oy, r.w));
-      }
-      for (uint32_t k = 0; k < n_open[t]; k++) {
-        const size_t p = t * S::OPEN_CAP + k;
-        got_open.push_back(Piece{key[p], area[p], sx[p], sy[p], x0[p], key[p] / r.w,
-                                 x1[p], y1[p]});
-      }
+            closed_piece<S>(got.rec[t * S::CLOSED_CAP + k], ox, oy, r.w));
+      for (uint32_t k = 0; k < got.n_open[t]; k++)
+        got_open.push_back(got.open.piece(t * S::OPEN_CAP + k, r.w));
       std::sort(closed.begin(), closed.end());
       std::sort(open.begin(), open.end());
       std::sort(got_closed.begin(), got_closed.end());
@@ -138,7 +124,7 @@ static void check_tile_labeling(Run &r)
       for (int y = 0; y < S::H; y++)
         for (int k = 0; k < S::WORDS; k++)
           marked += __builtin_popcount(
-              start[(size_t)(oy + y) * f.out.start_words + tx * S::WORDS + k]);
+              got.start[(size_t)(oy + y) * f.out.start_words + tx * S::WORDS + k]);
       EXPECT(marked == closed.size(), "tile %d,%d: %zu start bits, %zu closed", tx, ty,
              marked, closed.size());
     }
@@ -190,19 +176,16 @@ static void check_seam_merging(Run &r, const Oracle &whole)
 
 static void check_open_merging(Run &r, const Oracle &whole)
 {
-  const tile::OpenPieces &o = r.f.out.open;
-  const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
-  auto parent = down(o.parent, cap), key = down(o.key, cap), area = down(o.area, cap);
-  auto sx = down(o.sum_x, cap), sy = down(o.sum_y, cap);
-  auto x0 = down(o.x0, cap), x1 = down(o.x1, cap), y1 = down(o.y1, cap);
+  const HostOpenPieces o =
+      down_open(r.f.out.open, (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP);
   for (uint32_t p : open_slots(r)) {
-    if (parent[p] != p)
+    if (o.parent[p] != p)
       continue;
-    const long c = (long)whole.labels[key[p]] - 1;
+    const long c = (long)whole.labels[o.key[p]] - 1;
     const Piece want = whole.piece(c, r.w, 0, 0, r.w);
-    const Piece got{key[p], area[p], sx[p], sy[p], x0[p], key[p] / r.w, x1[p], y1[p]};
-    EXPECT(got == want, "%dx%d c%d: root %u holds area %u of component %ld (area %llu)", r.w,
-           r.h, r.conn, p, area[p], c + 1, (unsigned long long)std::get<1>(want));
+    EXPECT(o.piece(p, r.w) == want,
+           "%dx%d c%d: root %u holds area %u of component %ld (area %llu)", r.w, r.h,
+           r.conn, p, o.area[p], c + 1, (unsigned long long)std::get<1>(want));
   }
 }
 

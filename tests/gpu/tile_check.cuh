@@ -15,19 +15,9 @@
 
 #include <cuda_runtime.h>
 
-// One check, counted in the test's own `checks` and, when cond is false,
-// in its `failures`; the first 20 failures are printed with where and why.
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    checks++;                                                                  \
-    if (!(cond)) {                                                             \
-      if (failures++ < 20) {                                                   \
-        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                        \
-        fprintf(stderr, __VA_ARGS__);                                          \
-        fputc('\n', stderr);                                                   \
-      }                                                                        \
-    }                                                                          \
-  } while (0)
+// The first 20 failures printed: the checks run per tile and per piece.
+#define EXPECT_PRINTED 20
+#include "test_check.h" // EXPECT
 
 // A CUDA call that must succeed: otherwise where and why, and exit(1).
 #define CK(x)                                                                  \
@@ -40,7 +30,6 @@
     }                                                                          \
   } while (0)
 
-// n elements from the device.
 // A component as the tests compare it: first pixel (raster), features.
 typedef std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t,
                    uint32_t, uint32_t>
@@ -59,12 +48,57 @@ static inline Piece closed_piece(const uint4 &q, uint32_t ox, uint32_t oy,
                oy + (q.w >> 16)};
 }
 
+// n elements from the device.
 template <typename T> static inline std::vector<T> down(const T *d, size_t n)
 {
   std::vector<T> h(n);
   if (n)
     CK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
+}
+
+// A frame's open piece slots on the host: the arrays of tile::OpenPieces
+// (tile_common.cuh), all downloaded.
+struct HostOpenPieces {
+  std::vector<uint32_t> parent, key, area;
+  std::vector<unsigned long long> sum_x, sum_y;
+  std::vector<uint32_t> x0, x1, y1;
+
+  // Slot p as a Piece of an image w pixels wide.
+  Piece piece(size_t p, uint64_t w) const
+  {
+    return Piece{key[p], area[p], sum_x[p], sum_y[p],
+                 x0[p],  (uint32_t)(key[p] / w), x1[p], y1[p]};
+  }
+};
+
+// The cap slots of open pieces o (a tile::OpenPieces) from the device.
+template <class OpenPieces>
+static inline HostOpenPieces down_open(const OpenPieces &o, size_t cap)
+{
+  return HostOpenPieces{down(o.parent, cap), down(o.key, cap),
+                        down(o.area, cap),   down(o.sum_x, cap),
+                        down(o.sum_y, cap),  down(o.x0, cap),
+                        down(o.x1, cap),     down(o.y1, cap)};
+}
+
+// What tile labeling wrote for a frame (a tile::Frame of shape S), on the
+// host: pieces per tile, closed records, open slots, the start bitmap.
+struct HostTiles {
+  std::vector<uint32_t> n_open, n_closed;
+  std::vector<uint4> rec; // CLOSED_CAP closed records per tile
+  HostOpenPieces open;    // OPEN_CAP slots per tile
+  std::vector<uint32_t> start;
+};
+
+template <class S, class Frame> static inline HostTiles down_tiles(const Frame &f)
+{
+  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
+  return HostTiles{
+      down(f.out.n_open, tiles), down(f.out.n_closed, tiles),
+      down(f.out.closed.rec, tiles * S::CLOSED_CAP),
+      down_open(f.out.open, tiles * S::OPEN_CAP),
+      down(f.out.start, (size_t)f.tiles_y * S::H * f.out.start_words)};
 }
 
 // The allocator pair tile::buffers_alloc / buffers_free take (no zero-byte

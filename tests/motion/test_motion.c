@@ -27,6 +27,7 @@
 #include "gpuccl.h"
 #include "cpu/cpu.h" /* gpuccl_cpu_motion_bits (static archive) */
 #include "motion.h"  /* kernels/: the backends' arithmetic */
+#include "motion_check.h" /* EXPECT, same_table, run_motion_cases */
 #include "motion_scene.h"
 
 #include <math.h>
@@ -38,18 +39,6 @@
 #define H 200
 #define FRAMES 150
 #define THRESHOLD 30
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      failures++;                                                              \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                              \
-      printf(__VA_ARGS__);                                                     \
-      printf("\n");                                                            \
-    }                                                                          \
-  } while (0)
 
 typedef enum { TRUTH_PRESENT, TRUTH_CHANGED } Truth;
 
@@ -69,14 +58,6 @@ static void truth_mask(uint8_t *mask, int t, Truth truth)
       const bool fg = truth == TRUTH_PRESENT ? now : now != covered(t - 1, x, y);
       mask[(size_t)y * W + x] = fg ? 255 : 0;
     }
-}
-
-/* a's blob table equals b's, every field. */
-static bool same_table(const GpucclResult *a, const GpucclResult *b)
-{
-  return a->n_components == b->n_components && a->n_blobs == b->n_blobs &&
-         (a->n_blobs == 0 ||
-          memcmp(a->blobs, b->blobs, a->n_blobs * sizeof *a->blobs) == 0);
 }
 
 static void print_table(const char *what, const GpucclResult *r)
@@ -510,27 +491,12 @@ static void case_rows(void)
 
 int main(int argc, char **argv)
 {
-  static const struct {
-    const char *name;
-    void (*run)(void);
-  } cases[] = {
+  static const MotionCase cases[] = {
       {"selective", case_selective}, {"difference", case_difference},
       {"average", case_average},     {"formats", case_formats},
       {"otsu", case_otsu},           {"warmup", case_warmup},
       {"bad-args", case_bad_args},   {"arithmetic", case_arithmetic},
       {"rows", case_rows},
   };
-  const char *only = argc > 1 ? argv[1] : NULL;
-  int ran = 0;
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-    if (!only || strcmp(only, cases[i].name) == 0) {
-      cases[i].run();
-      ran++;
-    }
-  if (!ran) {
-    fprintf(stderr, "unknown case %s\n", only);
-    return 99;
-  }
-  printf("%s\n", failures ? "FAILED" : "ok");
-  return failures ? 1 : 0;
+  return run_motion_cases(cases, sizeof cases / sizeof *cases, argc, argv);
 }

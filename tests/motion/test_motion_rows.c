@@ -22,23 +22,12 @@
 #include "gpuccl.h"
 #include "cpu/cpu.h" /* gpuccl_cpu_motion_bits (static archive) */
 #include "motion.h"
+#include "motion_check.h" /* EXPECT, same_table, run_motion_cases */
 #include "motion_scene.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      failures++;                                                              \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                              \
-      printf(__VA_ARGS__);                                                     \
-      printf("\n");                                                            \
-    }                                                                          \
-  } while (0)
 
 static unsigned bit_of(const uint64_t *bits, int x)
 {
@@ -293,10 +282,7 @@ static void switch_run(GpucclContext *ctx, GpucclPixelFormat format)
       EXPECT(0, "switch frame %d: %s", t, err.message);
       break;
     }
-    const bool same =
-        r.n_components == want.n_components && r.n_blobs == want.n_blobs &&
-        (!r.n_blobs ||
-         memcmp(r.blobs, want.blobs, r.n_blobs * sizeof *r.blobs) == 0);
+    const bool same = same_table(&r, &want);
     EXPECT(same, "switch format %d frame %d: %zu blobs, want %zu", (int)format,
            t, r.n_blobs, want.n_blobs);
     exact += same;
@@ -317,24 +303,9 @@ static void case_switch(void)
 
 int main(int argc, char **argv)
 {
-  static const struct {
-    const char *name;
-    void (*run)(void);
-  } cases[] = {{"previous", case_previous},
-               {"packed4", case_packed4},
-               {"u16", case_u16},
-               {"switch", case_switch}};
-  const char *only = argc > 1 ? argv[1] : NULL;
-  int ran = 0;
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-    if (!only || strcmp(only, cases[i].name) == 0) {
-      cases[i].run();
-      ran++;
-    }
-  if (!ran) {
-    fprintf(stderr, "unknown case %s\n", only);
-    return 99;
-  }
-  printf("%s\n", failures ? "FAILED" : "ok");
-  return failures ? 1 : 0;
+  static const MotionCase cases[] = {{"previous", case_previous},
+                                     {"packed4", case_packed4},
+                                     {"u16", case_u16},
+                                     {"switch", case_switch}};
+  return run_motion_cases(cases, sizeof cases / sizeof *cases, argc, argv);
 }

@@ -23,6 +23,7 @@
 #include "gpuccl.h"
 #include "gpuccl_track.h"
 #include "gpuccl_volume.h"
+#include "test_check.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -31,17 +32,6 @@
 #include <string.h>
 
 static int failures, checks;
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    checks++;                                                                 \
-    if (!(cond)) {                                                            \
-      failures++;                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-    }                                                                         \
-  } while (0)
 
 /* status is INVALID_ARGUMENT, with a message naming `word`. */
 static void expect_invalid(GpucclStatus status, const GpucclError *e,

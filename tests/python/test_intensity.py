@@ -27,18 +27,11 @@ gi.require_version("GpucclBlob", "1.0")
 from gi.repository import Gst, GpucclBlob  # noqa: E402
 
 import numpy  # noqa: E402
+from pipeline_check import BACKEND, check, one_frame  # noqa: E402
 from scipy import ndimage  # noqa: E402
 
-BACKEND = os.environ.get("GPUCCL_TEST_BACKEND", "cpu")
 W, H = 160, 90
 EIGHT = numpy.ones((3, 3), dtype=bool)
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what, file=sys.stderr)
-        sys.exit(1)
-    print("ok:", what)
 
 
 def blocky(seed, dtype=numpy.uint8, top=256):
@@ -57,21 +50,7 @@ def run(img, fmt, props, convert=""):
     desc = (f"appsrc name=src format=time caps=video/x-raw,format={fmt},"
             f"width={W},height={H},framerate=0/1 {convert} ! gpucclblob "
             f"backend={BACKEND} {props} ! appsink name=sink")
-    pipeline = Gst.parse_launch(desc)
-    pipeline.set_state(Gst.State.PLAYING)
-    buf = Gst.Buffer.new_wrapped(img.tobytes())
-    buf.pts = 0
-    pipeline.get_by_name("src").emit("push-buffer", buf)
-    pipeline.get_by_name("src").emit("end-of-stream")
-    # try-: after an element error no frame and no EOS come.
-    sample = pipeline.get_by_name("sink").emit("try-pull-sample",
-                                               5 * Gst.SECOND)
-    msg = pipeline.get_bus().timed_pop_filtered(
-        Gst.SECOND if sample is None else 0, Gst.MessageType.ERROR)
-    pipeline.set_state(Gst.State.NULL)
-    error = msg.parse_error()[0].message if msg is not None else None
-    if error and "No usable CUDA device" in error:
-        sys.exit(77)
+    sample, error = one_frame(desc, img.tobytes())
     return (sample.get_buffer() if sample else None), error
 
 

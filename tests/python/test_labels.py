@@ -14,7 +14,6 @@ one id, the id of the table row whose box is the rectangle; background 0.
 
 Usage: test_labels.py CASE
 """
-import os
 import sys
 
 import gi
@@ -24,21 +23,14 @@ gi.require_version("GpucclBlob", "1.0")
 from gi.repository import Gst, GpucclBlob  # noqa: E402
 
 import numpy  # noqa: E402
+from pipeline_check import BACKEND, check, one_frame  # noqa: E402
 
-BACKEND = os.environ.get("GPUCCL_TEST_BACKEND", "cpu")
 W, H = 96, 60
 # Inclusive (x0, y0, x1, y1), apart from each other (8-connectivity); the
 # last one is 1 pixel, below min-area=2.
 RECTS = [(3, 2, 12, 9), (30, 10, 31, 10), (50, 20, 79, 21), (5, 30, 6, 45),
          (60, 40, 94, 58), (40, 50, 40, 59), (20, 4, 20, 4)]
 SMALL = RECTS[-1]
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what, file=sys.stderr)
-        sys.exit(1)
-    print("ok:", what)
 
 
 def frame():
@@ -53,18 +45,8 @@ def run(props, downstream="identity", fmt="GRAY8"):
             f"height={H},framerate=0/1 ! videoconvert ! video/x-raw,format={fmt} "
             f"! gpucclblob backend={BACKEND} min-area=2 {props} ! {downstream} "
             f"! appsink name=sink")
-    pipeline = Gst.parse_launch(desc)
-    pipeline.set_state(Gst.State.PLAYING)
-    buf = Gst.Buffer.new_wrapped(frame().tobytes())
-    buf.pts = 0
-    pipeline.get_by_name("src").emit("push-buffer", buf)
-    pipeline.get_by_name("src").emit("end-of-stream")
-    sample = pipeline.get_by_name("sink").emit("pull-sample")
-    msg = pipeline.get_bus().pop_filtered(Gst.MessageType.ERROR)
-    pipeline.set_state(Gst.State.NULL)
-    if msg is not None and "No usable CUDA device" in msg.parse_error()[0].message:
-        sys.exit(77)
-    check(sample is not None, f"a frame out of {desc}")
+    sample, error = one_frame(desc, frame().tobytes())
+    check(sample is not None, f"a frame out of {desc} ({error})")
     return sample.get_buffer()
 
 

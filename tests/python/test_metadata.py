@@ -12,7 +12,6 @@ rule of docs/metadata.md where the frame is scaled).
 Usage: test_metadata.py CASE (see CASES at the end).
 """
 import math
-import os
 import sys
 
 import gi
@@ -23,18 +22,12 @@ gi.require_version("GpucclBlob", "1.0")
 from gi.repository import GLib, Gst, GstVideo, GpucclBlob  # noqa: E402
 
 import numpy  # noqa: E402
+from pipeline_check import BACKEND, check, one_frame  # noqa: E402
 
-BACKEND = os.environ.get("GPUCCL_TEST_BACKEND", "cpu")
 W, H = 96, 60
 # Inclusive (x0, y0, x1, y1), apart from each other (8-connectivity).
 RECTS = [(3, 2, 12, 9), (20, 4, 20, 4), (30, 10, 31, 10), (50, 20, 79, 21),
          (5, 30, 6, 45), (60, 40, 94, 58), (40, 50, 40, 59)]
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what, file=sys.stderr)
-        sys.exit(1)
 
 
 def frame(rects):
@@ -49,18 +42,8 @@ def run(img, downstream, props="max-roi-metas=0"):
     desc = (f"appsrc name=src format=time caps=video/x-raw,format=GRAY8,width={W},"
             f"height={H},framerate=0/1 ! gpucclblob backend={BACKEND} {props} ! "
             f"{downstream} ! appsink name=sink")
-    pipeline = Gst.parse_launch(desc)
-    pipeline.set_state(Gst.State.PLAYING)
-    buf = Gst.Buffer.new_wrapped(img.tobytes())
-    buf.pts = 0
-    pipeline.get_by_name("src").emit("push-buffer", buf)
-    pipeline.get_by_name("src").emit("end-of-stream")
-    sample = pipeline.get_by_name("sink").emit("pull-sample")
-    msg = pipeline.get_bus().pop_filtered(Gst.MessageType.ERROR)
-    pipeline.set_state(Gst.State.NULL)
-    if msg is not None and "No usable CUDA device" in msg.parse_error()[0].message:
-        sys.exit(77)
-    check(sample is not None, f"no frame out of {desc}")
+    sample, error = one_frame(desc, img.tobytes())
+    check(sample is not None, f"no frame out of {desc} ({error})")
     # VideoInfo: Gst.Caps.get_structure() is a context manager since 1.26
     return sample.get_buffer(), GstVideo.VideoInfo.new_from_caps(sample.get_caps())
 

@@ -13,7 +13,6 @@ the edges of the caps (docs/element.md#caps):
 
 Usage: test_negotiation.py CASE
 """
-import os
 import sys
 
 import gi
@@ -23,14 +22,8 @@ gi.require_version("GstVideo", "1.0")
 gi.require_version("GpucclBlob", "1.0")
 from gi.repository import Gst, GstVideo, GpucclBlob  # noqa: E402
 
-BACKEND = os.environ.get("GPUCCL_TEST_BACKEND", "cpu")
+from pipeline_check import BACKEND, check  # noqa: E402
 
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what, file=sys.stderr)
-        sys.exit(1)
-    print("ok:", what)
 
 
 def run(desc, frames=2):

@@ -11,6 +11,7 @@
 #include "gpuccl.h"
 #include "gpuccl_track.h"
 #include "gpuccl_volume.h"
+#include "test_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +20,7 @@
 _Static_assert(sizeof(GpucclTrackerParams) == 2 * sizeof(double),
                "compiled against the previous layout (no max_tracks)");
 
-static int failures;
-
-#define EXPECT(cond, ...)                                                     \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      failures++;                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-    }                                                                         \
-  } while (0)
+static int checks, failures; /* EXPECT's (test_check.h) */
 
 /* A copy of *v on the heap, exactly its size. */
 static void *exact(const void *v, size_t size)
