@@ -99,7 +99,8 @@ typedef enum {
   GPUCCL_ALGORITHM_BKE_IC, /* BKE with inline compression */
   /* Pixel-based, 4- and 8-connectivity on CUDA: */
   GPUCCL_ALGORITHM_OUF,         /* optimized union-find (Zhu et al.) */
-  GPUCCL_ALGORITHM_HYBRID3,     /* S4DLS + label backtracking, iterative */
+  GPUCCL_ALGORITHM_HYBRID3,     /* S4DLS + label backtracking, iterative
+                                 * (the loop on the device, CUDA 12.4+) */
   GPUCCL_ALGORITHM_STAVA_BENES, /* shared-memory tiles, hierarchical merge;
                                  * also GPUCCL_MODE_SEGMENTS */
 } GpucclAlgorithm;
@@ -315,8 +316,8 @@ GPUCCL_API GpucclStatus gpuccl_process_sized(GpucclContext *ctx,
  * by side: one launch, one download kernel and one sync for the batch,
  * so N cameras pay a frame's fixed cost about once rather than N times
  * (docs/benchmarks.md). Frames that cannot join the graph (segments mode,
- * HYBRID3, query points, intensities) are processed before it, each by
- * itself.
+ * query points, intensities) are processed before it, each by itself;
+ * HYBRID3's convergence loop joins it as a conditional (WHILE) node.
  * The contexts are distinct and of one backend; on CUDA they may be on
  * several GPUs (one graph each, all launched before the host waits).
  * params[i] are of params_size bytes each. An error names the

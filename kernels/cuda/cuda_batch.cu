@@ -310,8 +310,8 @@ static bool same_cuda_context(const CudaCtx *a, const CudaCtx *b)
 }
 
 /* Group g's images (those of its first image's CUDA context): frames
- * outside the graph (segments, HYBRID3, query points, intensities) one by
- * one, the others planned. */
+ * outside the graph (segments, query points, intensities) one by one, the
+ * others planned. */
 static GpucclStatus plan_group(Batch &b, size_t g, GpucclError *error)
 {
   CudaCtx *const lead = cuda_ctx(b.contexts[b.firsts[g]]);

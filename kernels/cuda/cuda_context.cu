@@ -442,6 +442,7 @@ static void close_ctx(CudaCtx *c)
   pinned_free(c->header_h);
   pinned_free(c->blobs_h);
   pinned_free(c->values_h);
+  pinned_free(c->h3_report);
   while (void *block = gpuccl_host_block_take(c))
     pinned_free(block);
   if (c->graph_exec)
@@ -495,6 +496,10 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
   CK(pinned_alloc((void **)&c->header_h, 3 * sizeof(uint32_t),
                   cudaHostAllocDefault),
      "pinned allocation");
+  CK(pinned_alloc((void **)&c->h3_report, sizeof *c->h3_report,
+                  cudaHostAllocDefault),
+     "pinned allocation");
+  memset(c->h3_report, 0, sizeof *c->h3_report);
   CK(cudaMemsetAsync(c->hist, 0, 256 * sizeof(uint32_t), c->stream),
      "memset");
   c->copy_hint = 64;

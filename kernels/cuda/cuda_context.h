@@ -15,10 +15,11 @@
  * algorithm ends in the tiled tail (tiled_frame.h): HA4, HA4-64 (an alias)
  * and the default run tile labeling, the forest labelers
  * (forest_kernels.h) their own labeling and the adapter of
- * forest_tiles.h. The kernels run as one CUDA graph (but HYBRID3's, which
- * syncs per iteration), captured again only when the frame's size,
- * parameters or buffers change (GPUCCL_CUDA_GRAPH=0: kernel by kernel),
- * then one download of the header and table, one sync. Segments mode
+ * forest_tiles.h. The kernels run as one CUDA graph (HYBRID3's
+ * convergence loop inside it as a WHILE node), captured again only when
+ * the frame's size, parameters or buffers change (GPUCCL_CUDA_GRAPH=0:
+ * kernel by kernel, HYBRID3 with a sync per round), then one download of
+ * the header and table, one sync. Segments mode
  * (Stava and Benes) ends in the segment tail (ha4_kernels.h), sized by a
  * mid-frame count.
  *
@@ -84,6 +85,10 @@ struct CudaCtx {
   size_t blobs_cap;
   uint32_t *values_h; /* segments mode: GpucclResult.values, pinned */
   size_t values_cap;
+  /* HYBRID3's rounds in its last frame, pinned: the device writes them
+   * after every round (hybrid3_loop.cu), the host reads them after a
+   * sync. */
+  Hybrid3Rounds *h3_report;
   size_t copy_hint; /* blobs fetched with the header; adapts to the scene */
 
   /* The frame's blob table on the device, whichever pipeline made it, and
@@ -161,6 +166,13 @@ struct CudaCtx {
   cudaEvent_t ev_batch;
   size_t batch_fetched; /* blobs a batch downloads with the header */
 };
+
+/* What HYBRID3's loop borrows from the context: its report, and the side
+ * stream (idle while the kernels are enqueued) to capture its body on. */
+inline ForestLoopEnv forest_loop_env(const CudaCtx *c)
+{
+  return ForestLoopEnv{c->h3_report, c->side_stream};
+}
 
 /* A CUDA error as a status with a message; marks the context dirty. */
 GpucclStatus cuda_fail(CudaCtx *c, GpucclError *error, cudaError_t err,

@@ -80,7 +80,7 @@ GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
     return GPUCCL_OK;
   }
   LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
-                                       c->stream),
+                                       forest_loop_env(c), c->stream),
          "labeling");
   LAUNCH(tile::enqueue_forest_tail(
              c->tf, gpuccl_forest_view(params->algorithm, c->forest_ws, f),
@@ -103,11 +103,15 @@ GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
   return k;
 }
 
-/* Same kernels in the same order, with the same launch shapes. */
+/* Same kernels in the same order, with the same launch shapes, and no
+ * conditional node: an update may not change one's parameters (its handle
+ * is new at every capture), so HYBRID3's graphs are instantiated afresh. */
 bool graph_same_shape(const GraphKey &a, const GraphKey &b)
 {
-  return a.algorithm == b.algorithm && a.f.width == b.f.width &&
-         a.f.height == b.f.height && a.f.format == b.f.format &&
+  return a.algorithm == b.algorithm &&
+         a.algorithm != GPUCCL_ALGORITHM_HYBRID3 &&
+         a.f.width == b.f.width && a.f.height == b.f.height &&
+         a.f.format == b.f.format &&
          (a.f.d_threshold != nullptr) == (b.f.d_threshold != nullptr) &&
          a.want_labels == b.want_labels;
 }
@@ -164,14 +168,12 @@ static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
 }
 
 /* One frame's kernels between the timing events: binary frames as a graph,
- * but HYBRID3's (a host sync per iteration) and segments frames (sized
- * mid-frame), which run kernel by kernel. */
+ * segments frames (sized mid-frame) kernel by kernel. */
 static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
                                 const GpucclParams *params,
                                 GpucclError *error)
 {
-  const bool graph = c->use_graph && !f.cuts &&
-                     params->algorithm != GPUCCL_ALGORITHM_HYBRID3;
+  const bool graph = c->use_graph && !f.cuts;
   if (graph) {
     const GraphKey key = graph_key_of(c, f, params);
     if (!c->graph_valid || memcmp(&key, &c->graph_key, sizeof key) != 0) {
@@ -348,12 +350,29 @@ static GpucclStatus download_results(CudaCtx *c, const GpucclParams *params,
   return GPUCCL_OK;
 }
 
+/* After the sync: HYBRID3's loop converged, else its labels are wrong. */
+static GpucclStatus check_converged(const CudaCtx *c,
+                                    const GpucclParams *params,
+                                    const GpucclImage *image,
+                                    GpucclError *error)
+{
+  if (params->algorithm != GPUCCL_ALGORITHM_HYBRID3 || !c->h3_report->moved)
+    return GPUCCL_OK;
+  return gpuccl_set_error(error, GPUCCL_ERROR_INTERNAL,
+                          "HYBRID3 still moved labels after %u rounds, its "
+                          "bound for a %dx%d image: not converged",
+                          c->h3_report->rounds, image->width, image->height);
+}
+
 /* After the sync: the largest max_blobs selected, or the rest of the table
  * downloaded; segments' values; the result. */
 GpucclStatus fill_result(CudaCtx *c, const GpucclImage *image,
                                 const GpucclParams *params, size_t fetched,
                                 GpucclResult *result, GpucclError *error)
 {
+  GpucclStatus st = check_converged(c, params, image, error);
+  if (st != GPUCCL_OK)
+    return st;
   const uint32_t n_components = c->header_h[0];
   size_t n_blobs = c->header_h[1];
   c->copy_hint = 2 * n_blobs + 64;
@@ -363,7 +382,6 @@ GpucclStatus fill_result(CudaCtx *c, const GpucclImage *image,
   const bool searched = request && request->n != 0 && !selecting &&
                         (uint64_t)request->n * n_blobs <=
                             GPUCCL_NEAREST_MAX_PAIRS;
-  GpucclStatus st = GPUCCL_OK;
   if (selecting) {
     st = select_largest(c, n_blobs, params->max_blobs, error);
     n_blobs = params->max_blobs;
@@ -435,8 +453,7 @@ GpucclStatus plan_frame(CudaCtx *c, const GpucclImage *image,
 
 bool runs_as_graph(const CudaCtx *c, const GpucclParams *params)
 {
-  return c->use_graph && params->mode != GPUCCL_MODE_SEGMENTS &&
-         params->algorithm != GPUCCL_ALGORITHM_HYBRID3;
+  return c->use_graph && params->mode != GPUCCL_MODE_SEGMENTS;
 }
 
 bool runs_in_batch(const CudaCtx *c, const GpucclParams *params)
@@ -493,6 +510,14 @@ GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
   const GpucclCudaDrawEnv env = draw_env(c);
   return gpuccl_cuda_draw(&c->draw, &env, result, overlay->frame, on_device,
                           &overlay->params, error);
+}
+
+extern "C" int gpuccl_cuda_hybrid3_rounds(GpucclContext *ctx)
+{
+  if (!ctx || ctx->ops != &gpuccl_cuda_ops || !ctx->priv)
+    return -1;
+  const CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
+  return c->h3_report ? (int)c->h3_report->rounds : -1;
 }
 
 extern "C" float gpuccl_cuda_kernel_ms(GpucclContext *ctx)

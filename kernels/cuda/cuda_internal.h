@@ -34,6 +34,16 @@ uint64_t gpuccl_cuda_frame_uploads(void);
  * -1 when the context is not a CUDA one or nothing ran. */
 float gpuccl_cuda_kernel_ms(GpucclContext *ctx);
 
+/* Rounds of HYBRID3's convergence loop in the last HYBRID3 frame of ctx
+ * (the final round, which moved nothing, included); 0 before any, -1
+ * when ctx is not a CUDA context. */
+int gpuccl_cuda_hybrid3_rounds(GpucclContext *ctx);
+
+/* How many of those rounds the host waited for (the loop outside a CUDA
+ * graph: GPUCCL_CUDA_GRAPH=0), in this process (all contexts). Frames in a
+ * graph, alone or in a batch, move none. */
+uint64_t gpuccl_cuda_host_loop_rounds(void);
+
 #ifdef __cplusplus
 }
 #endif

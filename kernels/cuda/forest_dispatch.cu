@@ -3,6 +3,8 @@
  * each one in the order of its paper, then the shared adapter; its
  * workspace. The tail (forest_tiles.h, or the segment tail) is run by
  * cuda_frame.cu. */
+#include <algorithm>
+
 #include "block_mask.cuh"
 
 static bool block_based(GpucclAlgorithm a)
@@ -86,8 +88,8 @@ static int pitch_of(int width)
 }
 
 /* Workspace layout: parent, first, the tail's root slots (nodes each),
- * then BKE's info bytes or HYBRID3's flag, the bitmask image; in segments
- * mode the cuts and values follow. */
+ * then BKE's info bytes or HYBRID3's loop state, the bitmask image; in
+ * segments mode the cuts and values follow. */
 static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
                           int width, int height)
 {
@@ -108,7 +110,7 @@ static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
   g.first = reinterpret_cast<uint32_t *>(p + align256(nodes * 4));
   g.root_slot = reinterpret_cast<uint32_t *>(p + 2 * align256(nodes * 4));
   g.info = p + 3 * align256(nodes * 4);
-  g.changed = reinterpret_cast<unsigned *>(g.info);
+  g.loop = reinterpret_cast<Hybrid3Rounds *>(g.info);
   return g;
 }
 
@@ -122,7 +124,8 @@ static size_t forest_bytes(GpucclAlgorithm algorithm, int width, int height)
 {
   const Forest g = make_forest(algorithm, nullptr, width, height);
   const size_t nodes = (size_t)g.fpitch * g.frows;
-  return 3 * align256(nodes * 4) + align256(nodes > 4 ? nodes : 4) +
+  const size_t info = std::max(nodes, sizeof(Hybrid3Rounds));
+  return 3 * align256(nodes * 4) + align256(info) +
          bitmap_bytes(width, height);
 }
 
@@ -174,29 +177,10 @@ tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
       return e_;                                                              \
   } while (0)
 
-/* HYBRID3 is iterative: S4DLS and LB alternate until neither moves a
- * label, which the host learns by reading the flag (one sync per pair of
- * iterations; the only algorithm here that syncs inside the frame). */
-static cudaError_t hybrid3(const Ha4Frame &f, const Forest &g,
-                           cudaStream_t stream)
-{
-  TRY(buf_launch_initialization(g, stream)); /* every pixel its own label */
-  for (;;) {
-    unsigned changed = 0;
-    TRY(cudaMemsetAsync(g.changed, 0, sizeof changed, stream));
-    TRY(hybrid3_launch_s4dls(f, g, stream));
-    TRY(hybrid3_launch_label_backtracking(f, g, stream));
-    TRY(cudaMemcpyAsync(&changed, g.changed, sizeof changed,
-                        cudaMemcpyDeviceToHost, stream));
-    TRY(cudaStreamSynchronize(stream));
-    if (!changed)
-      return cudaSuccess;
-  }
-}
-
 cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           GpucclAlgorithm algorithm,
                                           void *workspace,
+                                          const ForestLoopEnv &loop,
                                           cudaStream_t stream)
 {
   const Forest g = make_forest(algorithm, workspace, f.width, f.height);
@@ -223,7 +207,8 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
     TRY(buf_launch_compression(g, false, stream)); /* its Link */
     break;
   case GPUCCL_ALGORITHM_HYBRID3:
-    TRY(hybrid3(f, g, stream));
+    TRY(buf_launch_initialization(g, stream)); /* each pixel its label */
+    TRY(hybrid3_launch_loop(f, g, loop, stream));
     break;
   case GPUCCL_ALGORITHM_STAVA_BENES:
     TRY(sb_launch_tile_labeling(f, g, stream));

@@ -33,6 +33,16 @@
 #include "forest_tiles.h"
 #include "ha4_common.cuh"
 
+/* HYBRID3's convergence loop (hybrid3_loop.cu): rounds of S4DLS and label
+ * backtracking until a round moves no label. On the device (Forest::loop)
+ * `moved` is set by any kernel that moves a label and `rounds` counts
+ * them; after every round the device copies both to the host's report. */
+struct Hybrid3Rounds {
+  uint32_t rounds;
+  uint32_t moved; /* in a report: the last round moved a label, so the
+                   * loop stopped at its bound, not at the fixed point */
+};
+
 /* The forest as the adapter reads it: node of pixel (x, y) is
  * parent[(y >> shift) * fpitch + (x >> shift)] (shift 1: 2x2 blocks).
  * first[] is indexed like parent and must hold UINT32_MAX at every root
@@ -46,7 +56,25 @@ struct Forest {
   int fpitch; /* nodes per forest row */
   int fcols;  /* nodes of a row that exist (pixel forests: the width) */
   int frows;  /* forest rows */
-  unsigned *changed; /* HYBRID3's convergence flag (device) */
+  Hybrid3Rounds *loop; /* HYBRID3's convergence state (device) */
+};
+
+/* Most rounds a frame may run: more than its pixels means a bug (a CPU
+ * emulation needs ~10^3 on a 512^2 4-connected diagonal serpentine, among
+ * the slowest shapes), and the bound keeps a bug from holding the GPU
+ * indefinitely. */
+inline uint32_t hybrid3_round_bound(int width, int height)
+{
+  return (uint32_t)width * (uint32_t)height + 64;
+}
+
+/* What HYBRID3's loop needs beside the workspace: where the device
+ * reports each round (mapped pinned memory, read after a sync), and an
+ * idle stream of the same context to capture the loop's body on when the
+ * frame's stream is capturing a graph. */
+struct ForestLoopEnv {
+  Hybrid3Rounds *report;
+  cudaStream_t body_stream;
 };
 
 /* Whether `algorithm` runs through this file's path (else HA4's). */
@@ -90,10 +118,13 @@ tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
 
 /* Binarise into f.bits, label, give each root its first pixel (and, in
  * segments mode, leave f.L as HA4's border merging would): the launches
- * of one frame, on `stream`, no sync (but HYBRID3's, one per iteration). */
+ * of one frame, on `stream`. No sync while `stream` captures a graph
+ * (HYBRID3's loop becomes a WHILE node); outside a graph HYBRID3 syncs
+ * once per round. */
 cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           GpucclAlgorithm algorithm,
                                           void *workspace,
+                                          const ForestLoopEnv &loop,
                                           cudaStream_t stream);
 
 /* ---- the steps, one kernel each (launchers) ---- */
@@ -147,12 +178,17 @@ cudaError_t ouf_launch_boundary_analysis(const Ha4Frame &f, const Forest &g,
                                          cudaStream_t stream);
 
 /* HYBRID3 (HYBRID3, after Soh et al.): S4DLS and label backtracking, one
- * iteration each; *g.changed set when a label moved. */
+ * iteration each; g.loop->moved set when a label moved. The loop runs them
+ * from BUF's initialization until a round moves nothing (or the bound):
+ * a WHILE node when `stream` captures a graph, else a host loop. */
 cudaError_t hybrid3_launch_s4dls(const Ha4Frame &f, const Forest &g,
                                  cudaStream_t stream);
 cudaError_t hybrid3_launch_label_backtracking(const Ha4Frame &f,
                                               const Forest &g,
                                               cudaStream_t stream);
+cudaError_t hybrid3_launch_loop(const Ha4Frame &f, const Forest &g,
+                                const ForestLoopEnv &env,
+                                cudaStream_t stream);
 
 /* Stava and Benes (2011, "Connected Component Labeling in CUDA"): Kernel
  * 1 labels SB_TILE x SB_TILE tiles in shared memory; Kernel 2 merges 2x2

@@ -15,7 +15,7 @@ __global__ void hybrid3_label_backtracking(Ha4Frame f, Forest g)
   const uint32_t r = ha4_find(g.parent, own);
   if (r != own) {
     g.parent[k] = r;
-    *g.changed = 1;
+    g.loop->moved = 1;
   }
 }
 

@@ -50,7 +50,7 @@ __global__ void hybrid3_s4dls(Ha4Frame f, Forest g)
   }
   if (m < own) {
     g.parent[k] = m;
-    *g.changed = 1;
+    g.loop->moved = 1;
   }
 }
 

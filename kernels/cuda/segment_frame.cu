@@ -15,7 +15,7 @@ static GpucclStatus enqueue_segment_labeling(CudaCtx *c, const Ha4Frame &f,
                                              GpucclError *error)
 {
   LAUNCH(gpuccl_forest_launch_labeling(f, params->algorithm, c->forest_ws,
-                                       c->stream),
+                                       forest_loop_env(c), c->stream),
          "labeling");
   LAUNCH(ha4_launch_root_flags(f, c->rootmask, c->count, c->stream),
          "root flags");

@@ -7,17 +7,20 @@
  * an algorithm does not support must be refused with
  * GPUCCL_ERROR_UNSUPPORTED on CUDA and accepted by the CPU backend. The
  * CPU backend is itself checked against Leptonica and OpenCV
- * (tests/oracle).
+ * (tests/oracle). HYBRID3's convergence loop runs to its fixed point on an
+ * image that needs many rounds, in a CUDA graph and on the host.
  *
  * Usage: test-algorithms [--reduced] [--max-pixels N] [--only NAME]
  * (--reduced: every third image, up to 300x300, for compute-sanitizer;
  * --max-pixels: a smaller size cap for racecheck, which runs two orders of
  * magnitude slower; --only: one algorithm). Exits 77 without a GPU. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "corpus.h"
+#include "cuda/cuda_internal.h"
 #include "gpu_check.h"
 
 static const struct {
@@ -117,6 +120,90 @@ static void variants(GpucclContext *gpu, GpucclContext *cpu,
   gpu_check_wide_free(&wide);
 }
 
+/* A diagonal serpentine: 2-wide staircases on every fourth anti-diagonal,
+ * joined end to end along the top and left edges, one path of ~side^2 / 4
+ * pixels. 4-connected, S4DLS walks only along rows and columns, so the
+ * smallest label climbs a staircase a step or two per round: hundreds of
+ * rounds at side 256 (a CPU emulation: ~500). */
+static void serpentine(uint8_t *img, int side)
+{
+  memset(img, 0, (size_t)side * side);
+  for (int d = 0; d < side; d += 4) {
+    for (int x = 0, y = d; y >= 0; x++, y--) {
+      img[(size_t)y * side + x] = 255;
+      if (x + 1 < side)
+        img[(size_t)y * side + x + 1] = 255;
+    }
+    if (d + 4 >= side)
+      continue;
+    if ((d / 4) % 2) /* to the next staircase along the left edge */
+      for (int y = d; y <= d + 4; y++)
+        img[(size_t)y * side] = 255;
+    else /* or along the top one */
+      for (int x = d + 1; x <= d + 5 && x < side; x++)
+        img[x] = 255;
+  }
+}
+
+/* A CUDA context made with GPUCCL_CUDA_GRAPH=value (read at creation),
+ * the caller's environment restored. */
+static GpucclContext *context_with_graphs(const char *value)
+{
+  const char *was = getenv("GPUCCL_CUDA_GRAPH");
+  char *saved = was ? strdup(was) : NULL;
+  setenv("GPUCCL_CUDA_GRAPH", value, 1);
+  GpucclContext *ctx = gpu_check_context();
+  if (saved)
+    setenv("GPUCCL_CUDA_GRAPH", saved, 1);
+  else
+    unsetenv("GPUCCL_CUDA_GRAPH");
+  free(saved);
+  return ctx;
+}
+
+/* HYBRID3's loop on the serpentine, as a WHILE node of the frame's graph
+ * and as the host's loop: the CPU backend's labels (a loop that stopped
+ * early leaves the path split), 4-connected in more than two rounds (more
+ * than one moved a label; 8-connected walks climb the staircases, and a
+ * GPU may finish in one), and only the host's loop waits for the host. */
+static void long_loops(GpucclContext *cpu, int side)
+{
+  uint8_t *pixels = malloc((size_t)side * side);
+  if (!pixels)
+    abort();
+  serpentine(pixels, side);
+  const GpucclImage img = {pixels, side, side, (size_t)side,
+                           GPUCCL_PIXEL_U8, 0, 0, 0};
+  for (int graphed = 1; graphed >= 0; graphed--) {
+    GpucclContext *gpu = context_with_graphs(graphed ? "1" : "0");
+    for (int conn = 4; conn <= 8; conn += 4) {
+      GpucclParams p;
+      gpuccl_params_init(&p);
+      p.algorithm = GPUCCL_ALGORITHM_HYBRID3;
+      p.connectivity = conn;
+      p.want_labels = true;
+      char name[64];
+      snprintf(name, sizeof name, "serpentine %d^2 (%s)", side,
+               graphed ? "graph" : "host loop");
+      const uint64_t host_before = gpuccl_cuda_host_loop_rounds();
+      check(gpu, cpu, &img, &p, name, "labels");
+      const int rounds = gpuccl_cuda_hybrid3_rounds(gpu);
+      const uint64_t host = gpuccl_cuda_host_loop_rounds() - host_before;
+      printf("%s %d-conn: %d rounds, %llu waited for by the host\n", name,
+             conn, rounds, (unsigned long long)host);
+      checks++;
+      if (rounds < (conn == 4 ? 3 : 2) ||
+          host != (graphed ? 0u : (uint64_t)rounds)) {
+        printf("FAIL %s %d-conn: %d rounds, %llu on the host\n", name, conn,
+               rounds, (unsigned long long)host);
+        failures++;
+      }
+    }
+    gpuccl_context_free(gpu);
+  }
+  free(pixels);
+}
+
 int main(int argc, char **argv)
 {
   bool reduced = false;
@@ -194,6 +281,8 @@ int main(int argc, char **argv)
       break;
     }
   }
+  if (!only || !strcmp(only, "HYBRID3"))
+    long_loops(cpu, reduced ? 96 : 256);
   printf("%s: %zu images, %d checks, %d failures\n",
          failures ? "FAIL" : "PASS", used, checks, failures);
   gpuccl_context_free(gpu);

@@ -227,9 +227,13 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
   hf.conn8 = conn == 8;
   hf.format = GPUCCL_PIXEL_U8;
   r.g = gpuccl_forest_view(alg, ws, hf);
+  /* HYBRID3 loops on the host here (stream 0 does not capture). */
+  Hybrid3Rounds *report = nullptr;
+  CK(cudaMallocHost(&report, sizeof *report));
+  const ForestLoopEnv loop{report, 0};
   for (int filtered = 0; filtered < 2; filtered++) {
     const uint32_t min_area = filtered ? 3 : 0, max_area = filtered ? 60 : 0;
-    CK(gpuccl_forest_launch_labeling(hf, alg, ws, 0));
+    CK(gpuccl_forest_launch_labeling(hf, alg, ws, loop, 0));
     r.f = r.b.frame;
     r.f.image.data = d_img;
     r.f.image.stride = w;
@@ -252,6 +256,7 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
     CK(cudaDeviceSynchronize());
   }
   tile::buffers_free(r.b, dfree);
+  cudaFreeHost(report);
   cudaFree(ws);
   cudaFree(d_img);
   cudaFree(d_labels);

@@ -2,11 +2,13 @@
 /* gpuccl_process_batch on CUDA: every image's result equals the CPU
  * backend's for the same image and parameters (sizes, formats,
  * connectivities, algorithms, label images, Otsu, filters, segments mode
- * and query points mixed in one batch); batches repeated with new content
+ * and query points mixed in one batch; HYBRID3's loop inside the graph, with
+ * no host round trip); batches repeated with new content
  * in the same buffers (the kept graph), reordered, grown and shrunk; the
  * background model of each image; nothing allocated in steady state; the
  * errors, each naming the image; and contexts on two GPUs, where there are
  * two. Exits 77 without a usable GPU. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,7 +93,7 @@ static void mixed_items(Item *items, int *n)
   items[k].params.algorithm = GPUCCL_ALGORITHM_OUF;
   items[k++].params.connectivity = 4;
   item_init(&items[k], 256, 256, GPUCCL_PIXEL_U8);
-  items[k++].params.algorithm = GPUCCL_ALGORITHM_HYBRID3; /* not a graph */
+  items[k++].params.algorithm = GPUCCL_ALGORITHM_HYBRID3; /* a WHILE node */
   item_init(&items[k], 200, 150, GPUCCL_PIXEL_U8);
   items[k++].params.mode = GPUCCL_MODE_SEGMENTS; /* not a graph */
   item_init(&items[k], 640, 360, GPUCCL_PIXEL_U8);
@@ -147,6 +149,33 @@ static void check_batch(GpucclContext **gpus, GpucclContext *cpu,
   }
 }
 
+/* Whether the contexts capture graphs (GPUCCL_CUDA_GRAPH=0: they don't). */
+static bool graphs_on(void)
+{
+  const char *g = getenv("GPUCCL_CUDA_GRAPH");
+  return !(g && strcmp(g, "0") == 0);
+}
+
+/* The mixed batch's HYBRID3 image (on its own context) ran at least
+ * min_rounds rounds of its loop, in the batch's graph: the host waited for
+ * none of them. */
+static void check_hybrid3_item(GpucclContext **gpus, const Item *items,
+                               const int *order, int n, uint64_t host_before,
+                               int min_rounds, const char *what)
+{
+  for (int i = 0; i < n; i++) {
+    if (items[order[i]].params.algorithm != GPUCCL_ALGORITHM_HYBRID3)
+      continue;
+    const int rounds = gpuccl_cuda_hybrid3_rounds(gpus[i]);
+    GPU_EXPECT(rounds >= min_rounds, "%s: HYBRID3 image %d ran %d rounds",
+               what, i, rounds);
+  }
+  const uint64_t host = gpuccl_cuda_host_loop_rounds() - host_before;
+  GPU_EXPECT(!graphs_on() || host == 0,
+             "%s: the host waited for %llu HYBRID3 rounds in a graph", what,
+             (unsigned long long)host);
+}
+
 static void mixed_batches(GpucclContext **gpus, GpucclContext *cpu)
 {
   Item items[MAX_ITEMS];
@@ -155,7 +184,9 @@ static void mixed_batches(GpucclContext **gpus, GpucclContext *cpu)
   int order[MAX_ITEMS];
   for (int i = 0; i < n; i++)
     order[i] = i;
+  const uint64_t host_before = gpuccl_cuda_host_loop_rounds();
   check_batch(gpus, cpu, items, order, n, "mixed");
+  check_hybrid3_item(gpus, items, order, n, host_before, 2, "mixed");
   /* New content in the same buffers: the kept graph, new blob counts
    * (past the downloaded share of the table too). */
   const double densities[] = {0.0, 0.1, 0.62, 0.3};
@@ -173,6 +204,8 @@ static void mixed_batches(GpucclContext **gpus, GpucclContext *cpu)
   check_batch(gpus, cpu, items, order, n, "reversed");
   check_batch(gpus, cpu, items, order, 3, "first three");
   check_batch(gpus, cpu, items, order, n, "reversed again");
+  /* Its last content is empty: one round, which moved nothing. */
+  check_hybrid3_item(gpus, items, order, n, host_before, 1, "reversed again");
   for (int i = 0; i < n; i++)
     item_free(&items[i]);
 }
