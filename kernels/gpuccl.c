@@ -271,8 +271,6 @@ static GpucclStatus process(GpucclContext *ctx, const GpucclImage *image,
   if (status == GPUCCL_OK && overlay && !fused)
     status = ctx->ops->draw(ctx, overlay->frame, &overlay->params, error);
   gpuccl_finish_process(ctx, params, status);
-  if (status == GPUCCL_OK)
-    ctx->intensity_valid = params->want_intensity;
   *result = ctx->last;
   return status;
 }

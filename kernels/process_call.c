@@ -33,9 +33,10 @@ void gpuccl_finish_process(GpucclContext *ctx, const GpucclParams *params,
 {
   if (params && params->background)
     gpuccl_background_done(params->background, status == GPUCCL_OK);
+  ctx->intensity_valid =
+      status == GPUCCL_OK && params && params->want_intensity;
   if (status != GPUCCL_OK) {
     memset(&ctx->last, 0, sizeof ctx->last);
-    ctx->intensity_valid = false;
     if (params && params->nearest)
       params->nearest->answers = NULL;
   }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gpuccl_process_batch on CUDA: every image's result equals the CPU
  * backend's for the same image and parameters (sizes, formats,
- * connectivities, algorithms, label images, Otsu, filters, segments mode
- * and query points mixed in one batch; HYBRID3's loop inside the graph, with
- * no host round trip); batches repeated with new content
+ * connectivities, algorithms, label images, Otsu, filters, segments mode,
+ * query points and intensities mixed in one batch; HYBRID3's loop inside
+ * the graph, with no host round trip); batches repeated with new content
  * in the same buffers (the kept graph), reordered, grown and shrunk; the
  * background model of each image; nothing allocated in steady state; the
  * errors, each naming the image; and contexts on two GPUs, where there are
@@ -19,7 +19,7 @@
 
 static int failures, checks;
 
-enum { MAX_ITEMS = 12 };
+enum { MAX_ITEMS = 13 };
 
 /* One image of a batch, its parameters, and a CUDA context of its own. */
 typedef struct {
@@ -106,7 +106,28 @@ static void mixed_items(Item *items, int *n)
   q->queries.y = q->qy;
   q->queries.n = 3;
   q->params.nearest = &q->queries; /* not a graph */
+  item_init(&items[k], 480, 320, GPUCCL_PIXEL_U8);
+  items[k++].params.want_intensity = true; /* not a graph */
   *n = k;
+}
+
+/* The intensities a batch left on gpu against those of the CPU call just
+ * made on the same image. */
+static void check_intensities(GpucclContext *gpu, GpucclContext *cpu,
+                              uint32_t n_blobs, const char *name)
+{
+  const GpucclBlobIntensity *g = gpuccl_blob_intensities(gpu);
+  const GpucclBlobIntensity *c = gpuccl_blob_intensities(cpu);
+  EXPECT(g && c, "%s: intensities missing (gpu %p, cpu %p)", name,
+         (const void *)g, (const void *)c);
+  if (!g || !c)
+    return;
+  uint32_t differ = 0;
+  for (uint32_t b = 0; b < n_blobs; b++)
+    differ += g[b].sum != c[b].sum || g[b].min != c[b].min ||
+              g[b].max != c[b].max;
+  EXPECT(differ == 0, "%s: %u of %u blobs' intensities differ", name, differ,
+         n_blobs);
 }
 
 /* One batch of items[order[i]] on gpus[i], each result against the CPU
@@ -146,6 +167,8 @@ static void check_batch(GpucclContext **gpus, GpucclContext *cpu,
     if (params[i]->nearest && results[i].n_blobs)
       EXPECT(params[i]->nearest->answers != NULL,
                  "%s: the queries were not answered", name);
+    if (params[i]->want_intensity && sc == GPUCCL_OK)
+      check_intensities(gpus[i], cpu, rc.n_blobs, name);
   }
 }
 
@@ -167,13 +190,13 @@ static void check_hybrid3_item(GpucclContext **gpus, const Item *items,
     if (items[order[i]].params.algorithm != GPUCCL_ALGORITHM_HYBRID3)
       continue;
     const int rounds = gpuccl_cuda_hybrid3_rounds(gpus[i]);
-    GPU_EXPECT(rounds >= min_rounds, "%s: HYBRID3 image %d ran %d rounds",
-               what, i, rounds);
+    EXPECT(rounds >= min_rounds, "%s: HYBRID3 image %d ran %d rounds", what,
+           i, rounds);
   }
   const uint64_t host = gpuccl_cuda_host_loop_rounds() - host_before;
-  GPU_EXPECT(!graphs_on() || host == 0,
-             "%s: the host waited for %llu HYBRID3 rounds in a graph", what,
-             (unsigned long long)host);
+  EXPECT(!graphs_on() || host == 0,
+         "%s: the host waited for %llu HYBRID3 rounds in a graph", what,
+         (unsigned long long)host);
 }
 
 static void mixed_batches(GpucclContext **gpus, GpucclContext *cpu)
