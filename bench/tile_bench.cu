@@ -213,6 +213,23 @@ double time_graph(const tile::Buffers &b, const tile::Frame &f,
   return median(t);
 }
 
+/* The mean cycles of each phase over the tiles, from the marks' device
+ * copy (`phases` a tile: the start, then each phase's end), which it
+ * frees. */
+std::vector<double> mean_phases(unsigned long long *d_marks, size_t tiles,
+                                int phases)
+{
+  std::vector<unsigned long long> m(tiles * phases);
+  CK(cudaMemcpy(m.data(), d_marks, m.size() * sizeof m[0],
+                cudaMemcpyDeviceToHost));
+  CK(cudaFree(d_marks));
+  std::vector<double> mean(phases, 0.0);
+  for (size_t t = 0; t < tiles; t++)
+    for (int k = 1; k < phases; k++)
+      mean[k] += (double)(m[t * phases + k] - m[t * phases + k - 1]) / tiles;
+  return mean;
+}
+
 /* Mean cycles per phase over the tiles. */
 std::vector<double> profile_phases(const tile::Frame &f, bool conn8,
                                    cudaStream_t st)
@@ -232,15 +249,7 @@ std::vector<double> profile_phases(const tile::Frame &f, bool conn8,
     CK(cudaGetLastError());
   }
   CK(cudaStreamSynchronize(st));
-  std::vector<unsigned long long> m(tiles * PHASES);
-  CK(cudaMemcpy(m.data(), d_marks, m.size() * sizeof m[0],
-                cudaMemcpyDeviceToHost));
-  CK(cudaFree(d_marks));
-  std::vector<double> mean(PHASES, 0.0);
-  for (size_t t = 0; t < tiles; t++)
-    for (int k = 1; k < PHASES; k++)
-      mean[k] += (double)(m[t * PHASES + k] - m[t * PHASES + k - 1]) / tiles;
-  return mean;
+  return mean_phases(d_marks, tiles, PHASES);
 }
 
 /* Mean cycles per phase of blob records over the tiles, each run after
@@ -262,16 +271,7 @@ std::vector<double> profile_records(const tile::Buffers &b,
     CK(cudaGetLastError());
   }
   CK(cudaStreamSynchronize(st));
-  std::vector<unsigned long long> m(tiles * RECORD_PHASES);
-  CK(cudaMemcpy(m.data(), d_marks, m.size() * sizeof m[0],
-                cudaMemcpyDeviceToHost));
-  CK(cudaFree(d_marks));
-  std::vector<double> mean(RECORD_PHASES, 0.0);
-  for (size_t t = 0; t < tiles; t++)
-    for (int k = 1; k < RECORD_PHASES; k++)
-      mean[k] += (double)(m[t * RECORD_PHASES + k] -
-                          m[t * RECORD_PHASES + k - 1]) / tiles;
-  return mean;
+  return mean_phases(d_marks, tiles, RECORD_PHASES);
 }
 
 } // namespace

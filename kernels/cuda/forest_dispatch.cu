@@ -170,13 +170,6 @@ tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
   return v;
 }
 
-#define TRY(expr)                                                             \
-  do {                                                                        \
-    cudaError_t e_ = (expr);                                                  \
-    if (e_ != cudaSuccess)                                                    \
-      return e_;                                                              \
-  } while (0)
-
 cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           GpucclAlgorithm algorithm,
                                           void *workspace,
@@ -186,41 +179,41 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
   const Forest g = make_forest(algorithm, workspace, f.width, f.height);
   const bool ic = algorithm == GPUCCL_ALGORITHM_BUF_IC ||
                   algorithm == GPUCCL_ALGORITHM_BKE_IC;
-  TRY(forest_launch_bitmask(f, stream));
+  FOREST_TRY(forest_launch_bitmask(f, stream));
   switch (algorithm) {
   case GPUCCL_ALGORITHM_BUF:
   case GPUCCL_ALGORITHM_BUF_IC:
-    TRY(buf_launch_initialization(g, stream));
-    TRY(buf_launch_merge(f, g, stream));
-    TRY(buf_launch_compression(g, ic, stream));
+    FOREST_TRY(buf_launch_initialization(g, stream));
+    FOREST_TRY(buf_launch_merge(f, g, stream));
+    FOREST_TRY(buf_launch_compression(g, ic, stream));
     break;
   case GPUCCL_ALGORITHM_BKE:
   case GPUCCL_ALGORITHM_BKE_IC:
-    TRY(bke_launch_initialization(f, g, stream));
-    TRY(buf_launch_compression(g, ic, stream));
-    TRY(bke_launch_reduction(g, stream));
-    TRY(buf_launch_compression(g, ic, stream));
+    FOREST_TRY(bke_launch_initialization(f, g, stream));
+    FOREST_TRY(buf_launch_compression(g, ic, stream));
+    FOREST_TRY(bke_launch_reduction(g, stream));
+    FOREST_TRY(buf_launch_compression(g, ic, stream));
     break;
   case GPUCCL_ALGORITHM_OUF:
-    TRY(ouf_launch_local_merge(f, g, stream));
-    TRY(ouf_launch_boundary_analysis(f, g, stream));
-    TRY(buf_launch_compression(g, false, stream)); /* its Link */
+    FOREST_TRY(ouf_launch_local_merge(f, g, stream));
+    FOREST_TRY(ouf_launch_boundary_analysis(f, g, stream));
+    FOREST_TRY(buf_launch_compression(g, false, stream)); /* its Link */
     break;
   case GPUCCL_ALGORITHM_HYBRID3:
-    TRY(buf_launch_initialization(g, stream)); /* each pixel its label */
-    TRY(hybrid3_launch_loop(f, g, loop, stream));
+    FOREST_TRY(buf_launch_initialization(g, stream)); /* each pixel its label */
+    FOREST_TRY(hybrid3_launch_loop(f, g, loop, stream));
     break;
   case GPUCCL_ALGORITHM_STAVA_BENES:
-    TRY(sb_launch_tile_labeling(f, g, stream));
+    FOREST_TRY(sb_launch_tile_labeling(f, g, stream));
     for (int side = SB_TILE; side < f.width || side < f.height; side *= 2)
-      TRY(sb_launch_tile_merging(f, g, side, stream));
-    TRY(buf_launch_compression(g, false, stream)); /* final update */
+      FOREST_TRY(sb_launch_tile_merging(f, g, side, stream));
+    FOREST_TRY(buf_launch_compression(g, false, stream)); /* final update */
     break;
   default:
     return cudaErrorInvalidValue;
   }
-  TRY(forest_launch_first_pixel(f, g, stream));
+  FOREST_TRY(forest_launch_first_pixel(f, g, stream));
   if (f.cuts) /* segments mode: the strip tail's piece links */
-    TRY(forest_launch_segment_links(f, g, stream));
+    FOREST_TRY(forest_launch_segment_links(f, g, stream));
   return cudaSuccess;
 }

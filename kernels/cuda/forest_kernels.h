@@ -200,4 +200,12 @@ cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,
 cudaError_t sb_launch_tile_merging(const Ha4Frame &f, const Forest &g,
                                    int side, cudaStream_t stream);
 
+/* In the launch sequences: return the first launch's error. */
+#define FOREST_TRY(expr)                                                      \
+  do {                                                                        \
+    cudaError_t e_ = (expr);                                                  \
+    if (e_ != cudaSuccess)                                                    \
+      return e_;                                                              \
+  } while (0)
+
 #endif /* GPUCCL_FOREST_KERNELS_H */

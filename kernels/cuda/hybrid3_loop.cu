@@ -14,13 +14,6 @@
 
 #include "block_mask.cuh"
 
-#define TRY(expr)                                                             \
-  do {                                                                        \
-    cudaError_t e_ = (expr);                                                  \
-    if (e_ != cudaSuccess)                                                    \
-      return e_;                                                              \
-  } while (0)
-
 /* Rounds the host waited for (the loop outside a graph), all contexts. */
 static std::atomic<uint64_t> host_rounds{0};
 
@@ -52,8 +45,8 @@ static cudaError_t launch_round(const Ha4Frame &f, const Forest &g,
                                 cudaGraphConditionalHandle loop,
                                 bool in_graph, cudaStream_t stream)
 {
-  TRY(hybrid3_launch_s4dls(f, g, stream));
-  TRY(hybrid3_launch_label_backtracking(f, g, stream));
+  FOREST_TRY(hybrid3_launch_s4dls(f, g, stream));
+  FOREST_TRY(hybrid3_launch_label_backtracking(f, g, stream));
   hybrid3_round_end<<<1, 1, 0, stream>>>(
       g.loop, env.report, hybrid3_round_bound(f.width, f.height), loop,
       in_graph);
@@ -68,8 +61,8 @@ static cudaError_t loop_on_host(const Ha4Frame &f, const Forest &g,
   const uint32_t bound = hybrid3_round_bound(f.width, f.height);
   const volatile Hybrid3Rounds *report = env.report;
   for (;;) {
-    TRY(launch_round(f, g, env, 0, false, stream));
-    TRY(cudaStreamSynchronize(stream));
+    FOREST_TRY(launch_round(f, g, env, 0, false, stream));
+    FOREST_TRY(cudaStreamSynchronize(stream));
     host_rounds.fetch_add(1, std::memory_order_relaxed);
     if (!report->moved || report->rounds >= bound)
       return cudaSuccess;
@@ -89,10 +82,10 @@ static cudaError_t loop_in_graph(const Ha4Frame &f, const Forest &g,
   const cudaGraphNode_t *deps;
   const cudaGraphEdgeData *edges;
   size_t n_deps;
-  TRY(cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph, &deps,
+  FOREST_TRY(cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph, &deps,
                                &edges, &n_deps));
   cudaGraphConditionalHandle loop;
-  TRY(cudaGraphConditionalHandleCreate(&loop, graph, 1,
+  FOREST_TRY(cudaGraphConditionalHandleCreate(&loop, graph, 1,
                                        cudaGraphCondAssignDefault));
   cudaGraphNodeParams node_params = {};
   node_params.type = cudaGraphNodeTypeConditional;
@@ -100,12 +93,13 @@ static cudaError_t loop_in_graph(const Ha4Frame &f, const Forest &g,
   node_params.conditional.type = cudaGraphCondTypeWhile;
   node_params.conditional.size = 1;
   cudaGraphNode_t node;
-  TRY(cudaGraphAddNode(&node, graph, deps, edges, n_deps, &node_params));
-  TRY(cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1,
-                                          cudaStreamSetCaptureDependencies));
+  FOREST_TRY(cudaGraphAddNode(&node, graph, deps, edges, n_deps, &node_params));
+  FOREST_TRY(cudaStreamUpdateCaptureDependencies(
+      stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
   cudaGraph_t body = node_params.conditional.phGraph_out[0];
-  TRY(cudaStreamBeginCaptureToGraph(env.body_stream, body, nullptr, nullptr,
-                                    0, cudaStreamCaptureModeThreadLocal));
+  FOREST_TRY(cudaStreamBeginCaptureToGraph(env.body_stream, body, nullptr,
+                                           nullptr, 0,
+                                           cudaStreamCaptureModeThreadLocal));
   const cudaError_t err = launch_round(f, g, env, loop, true, env.body_stream);
   const cudaError_t end = cudaStreamEndCapture(env.body_stream, &body);
   return err != cudaSuccess ? err : end;
@@ -115,9 +109,9 @@ cudaError_t hybrid3_launch_loop(const Ha4Frame &f, const Forest &g,
                                 const ForestLoopEnv &env,
                                 cudaStream_t stream)
 {
-  TRY(cudaMemsetAsync(g.loop, 0, sizeof *g.loop, stream));
+  FOREST_TRY(cudaMemsetAsync(g.loop, 0, sizeof *g.loop, stream));
   cudaStreamCaptureStatus capture;
-  TRY(cudaStreamIsCapturing(stream, &capture));
+  FOREST_TRY(cudaStreamIsCapturing(stream, &capture));
   return capture == cudaStreamCaptureStatusActive
              ? loop_in_graph(f, g, env, stream)
              : loop_on_host(f, g, env, stream);
