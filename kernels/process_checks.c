@@ -25,6 +25,19 @@ static GpucclStatus check_size(int width, int height, GpucclError *error)
   return GPUCCL_OK;
 }
 
+/* Where a PACKED4 pixel's red, green and blue bytes lie: each must be one
+ * of its 4 bytes. `what` names whose offsets they are in the message. */
+static GpucclStatus check_offsets(unsigned r, unsigned g, unsigned b,
+                                  const char *what, GpucclError *error)
+{
+  if (r > 3 || g > 3 || b > 3)
+    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
+                            "%s offsets %u/%u/%u are not inside a 4-byte "
+                            "pixel",
+                            what, r, g, b);
+  return GPUCCL_OK;
+}
+
 GpucclStatus gpuccl_check_plane(const void *data, size_t stride, size_t rows,
                                 size_t row_bytes, const char *what,
                                 GpucclError *error)
@@ -61,16 +74,12 @@ GpucclStatus gpuccl_check_image(const GpucclImage *image, GpucclError *error)
   if (status != GPUCCL_OK)
     return status;
   status = gpuccl_check_plane(image->data, image->stride, (size_t)image->height,
-                       (size_t)image->width * bpp, "image", error);
+                              (size_t)image->width * bpp, "image", error);
   if (status != GPUCCL_OK)
     return status;
-  if (image->format == GPUCCL_PIXEL_PACKED4 &&
-      (image->offset_r > 3 || image->offset_g > 3 || image->offset_b > 3))
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "channel offsets %u/%u/%u are not inside a "
-                            "4-byte pixel",
-                            image->offset_r, image->offset_g,
-                            image->offset_b);
+  if (image->format == GPUCCL_PIXEL_PACKED4)
+    return check_offsets(image->offset_r, image->offset_g, image->offset_b,
+                         "channel", error);
   return GPUCCL_OK;
 }
 
@@ -200,13 +209,9 @@ static GpucclStatus check_frame(const GpucclFrame *frame, GpucclError *error)
     if (st != GPUCCL_OK)
       return st;
   }
-  if (frame->format == GPUCCL_FRAME_PACKED4 &&
-      (frame->offset_r > 3 || frame->offset_g > 3 || frame->offset_b > 3))
-    return gpuccl_set_error(error, GPUCCL_ERROR_INVALID_ARGUMENT,
-                            "frame channel offsets %u/%u/%u are not inside "
-                            "a 4-byte pixel",
-                            frame->offset_r, frame->offset_g,
-                            frame->offset_b);
+  if (frame->format == GPUCCL_FRAME_PACKED4)
+    return check_offsets(frame->offset_r, frame->offset_g, frame->offset_b,
+                         "frame channel", error);
   return GPUCCL_OK;
 }
 
