@@ -118,7 +118,7 @@ extern "C" const BenchRunner bench_algo_runners[] = {
      open_bke, algo_prepare, algo_run, algo_device_ms, algo_close, false},
     {"cuda-bke-ic-dev", "gpu", "CUDA BKE with inline compression",
      open_bke_ic, algo_prepare, algo_run, algo_device_ms, algo_close, false},
-    {"cuda-ouf-dev", "gpu", "CUDA optimized union-find (Zhu et al.)",
+    {"cuda-ouf-dev", "gpu", "CUDA optimized union-find (Chen et al. 2017)",
      open_ouf, algo_prepare, algo_run, algo_device_ms, algo_close, false},
     {"cuda-hybrid3-dev", "gpu", "CUDA HYBRID3 (S4DLS + LB, iterative)",
      open_hybrid3, algo_prepare, algo_run, algo_device_ms, algo_close, false},

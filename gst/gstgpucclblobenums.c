@@ -34,7 +34,7 @@ DEFINE_ENUM_TYPE (gst_gpuccl_blob_algorithm_get_type, "GstGpucclBlobAlgorithm",
         "bke"},
     {GPUCCL_ALGORITHM_BKE_IC, "BKE with inline compression (8-connectivity)",
         "bke-ic"},
-    {GPUCCL_ALGORITHM_OUF, "Optimized union-find (Zhu et al.)", "ouf"},
+    {GPUCCL_ALGORITHM_OUF, "Optimized union-find (Chen et al. 2017)", "ouf"},
     {GPUCCL_ALGORITHM_HYBRID3, "HYBRID3: S4DLS with label backtracking",
         "hybrid3"},
     {GPUCCL_ALGORITHM_STAVA_BENES, "Stava and Benes: shared-memory tiles, "

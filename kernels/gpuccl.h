@@ -98,7 +98,7 @@ typedef enum {
   GPUCCL_ALGORITHM_BKE,    /* block-based Komura equivalence */
   GPUCCL_ALGORITHM_BKE_IC, /* BKE with inline compression */
   /* Pixel-based, 4- and 8-connectivity on CUDA: */
-  GPUCCL_ALGORITHM_OUF,         /* optimized union-find (Zhu et al.) */
+  GPUCCL_ALGORITHM_OUF,         /* optimized union-find (Chen et al. 2017) */
   GPUCCL_ALGORITHM_HYBRID3,     /* S4DLS + label backtracking, iterative
                                  * (the loop on the device, CUDA 12.4+) */
   GPUCCL_ALGORITHM_STAVA_BENES, /* shared-memory tiles, hierarchical merge;

@@ -168,7 +168,7 @@ cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
 
-/* Optimized union-find (Zhu et al.): Kernel 1 local merge with
+/* Optimized union-find (Chen et al. 2017): Kernel 1 local merge with
  * row-column coarse labeling in shared memory, Kernel 2 boundary analysis
  * (tile-border pixels only); its Link is the Compress of
  * buf_launch_compression. */

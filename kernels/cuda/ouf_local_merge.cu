@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* OUF Kernel 1, local union-find merge with coarse labeling (Zhu et al.):
- * a 32 x 16 tile in shared memory. Row scan and column scan
+/* OUF Kernel 1, local union-find merge with coarse labeling (Chen et al.
+ * 2017): a 32 x 16 tile in shared memory. Row scan and column scan
  * link each foreground pixel to its left, then its upper, neighbour's
  * label (always a smaller index, so a forest); row-column unification
  * shortens the chains; local union-find (shared-memory atomicMin) then
