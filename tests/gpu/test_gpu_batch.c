@@ -161,12 +161,12 @@ static void check_batch(GpucclContext **gpus, GpucclContext *cpu,
     GpucclStatus sc = gpuccl_process(cpu, &images[i], &cpu_params, &rc, &ec);
     EXPECT(sc == GPUCCL_OK, "%s: cpu: %s", name, ec.message);
     EXPECT(sc == GPUCCL_OK &&
-                   gpu_check_same_result(&rc, &results[i], &images[i],
-                                         params[i]->want_labels, name),
-               "%s: batch result differs from the CPU's", name);
+               gpu_check_same_result(&rc, &results[i], &images[i],
+                                     params[i]->want_labels, name),
+           "%s: batch result differs from the CPU's", name);
     if (params[i]->nearest && results[i].n_blobs)
       EXPECT(params[i]->nearest->answers != NULL,
-                 "%s: the queries were not answered", name);
+             "%s: the queries were not answered", name);
     if (params[i]->want_intensity && sc == GPUCCL_OK)
       check_intensities(gpus[i], cpu, rc.n_blobs, name);
   }
@@ -260,12 +260,12 @@ static void steady_state(GpucclContext **gpus, GpucclContext *cpu)
     }
     GpucclError e = {0};
     EXPECT(gpuccl_process_batch(gpus, images, params, N, results, &e) ==
-                   GPUCCL_OK,
-               "steady batch %d: %s", round, e.message);
+               GPUCCL_OK,
+           "steady batch %d: %s", round, e.message);
   }
   EXPECT(gpuccl_cuda_alloc_calls() == before,
-             "10 batches of %d frames made %llu allocation calls", N,
-             (unsigned long long)(gpuccl_cuda_alloc_calls() - before));
+         "10 batches of %d frames made %llu allocation calls", N,
+         (unsigned long long)(gpuccl_cuda_alloc_calls() - before));
   /* New content in the buffers of both sets: the kept graphs read it. */
   for (int round = 0; round < 4; round++) {
     const int k = round % SETS;
@@ -325,10 +325,10 @@ static void background_models(GpucclContext **gpus, GpucclContext *cpu0,
       char name[64];
       snprintf(name, sizeof name, "motion frame %d, camera %d", frame, k);
       EXPECT(gpuccl_process(cpus[k], &images[k], &cp[k], &rc, &e) ==
-                         GPUCCL_OK &&
-                     gpu_check_same_result(&rc, &results[k], &images[k],
-                                           false, name),
-                 "%s differs from the CPU's model", name);
+                     GPUCCL_OK &&
+                 gpu_check_same_result(&rc, &results[k], &images[k],
+                                       false, name),
+             "%s differs from the CPU's model", name);
     }
   }
   for (int k = 0; k < 2; k++) {
@@ -351,35 +351,35 @@ static void errors(GpucclContext **gpus, GpucclContext *cpu)
   GpucclError e = {0};
   GpucclContext *same[3] = {gpus[0], gpus[1], gpus[0]};
   EXPECT(gpuccl_process_batch(same, images, params, 3, results, &e) ==
-                     GPUCCL_ERROR_INVALID_ARGUMENT &&
-                 strstr(e.message, "images 0 and 2 share a context"),
-             "a shared context: %s", e.message);
+                 GPUCCL_ERROR_INVALID_ARGUMENT &&
+             strstr(e.message, "images 0 and 2 share a context"),
+         "a shared context: %s", e.message);
   GpucclContext *mixed[3] = {gpus[0], cpu, gpus[2]};
   EXPECT(gpuccl_process_batch(mixed, images, params, 3, results, &e) ==
-                     GPUCCL_ERROR_INVALID_ARGUMENT &&
-                 strstr(e.message, "image 1"),
-             "a CPU context among CUDA ones: %s", e.message);
+                 GPUCCL_ERROR_INVALID_ARGUMENT &&
+             strstr(e.message, "image 1"),
+         "a CPU context among CUDA ones: %s", e.message);
   images[2].stride = 10; /* less than a row */
   EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
-                     GPUCCL_ERROR_INVALID_ARGUMENT &&
-                 strncmp(e.message, "image 2: ", 9) == 0 &&
-                 results[0].blobs == NULL,
-             "a bad stride on image 2: %s", e.message);
+                 GPUCCL_ERROR_INVALID_ARGUMENT &&
+             strncmp(e.message, "image 2: ", 9) == 0 &&
+             results[0].blobs == NULL,
+         "a bad stride on image 2: %s", e.message);
   images[2] = items[2].image;
   GpucclParams bad = items[1].params;
   bad.connectivity = 5;
   params[1] = &bad;
   EXPECT(gpuccl_process_batch(gpus, images, params, 3, results, &e) ==
-                     GPUCCL_ERROR_INVALID_ARGUMENT &&
-                 strncmp(e.message, "image 1: ", 9) == 0,
-             "connectivity 5 on image 1: %s", e.message);
+                 GPUCCL_ERROR_INVALID_ARGUMENT &&
+             strncmp(e.message, "image 1: ", 9) == 0,
+         "connectivity 5 on image 1: %s", e.message);
   params[1] = &items[1].params;
   EXPECT(gpuccl_process_batch(gpus, NULL, params, 3, results, &e) ==
-                 GPUCCL_ERROR_INVALID_ARGUMENT,
-             "no images: %s", e.message);
+             GPUCCL_ERROR_INVALID_ARGUMENT,
+         "no images: %s", e.message);
   EXPECT(gpuccl_process_batch(gpus, images, params, 0, results, &e) ==
-                 GPUCCL_OK,
-             "an empty batch: %s", e.message);
+             GPUCCL_OK,
+         "an empty batch: %s", e.message);
   int order[3] = {0, 1, 2};
   check_batch(gpus, cpu, items, order, 3, "after the errors");
   for (int i = 0; i < 3; i++)

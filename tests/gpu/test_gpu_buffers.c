@@ -141,8 +141,8 @@ int main(void)
   host_memory(gpu, cpu, GPUCCL_MEMORY_COPY, true, "contextless COPY");
   host_memory(gpu, cpu, GPUCCL_MEMORY_MAPPED, true, "contextless MAPPED");
   EXPECT(gpuccl_cuda_live_allocations() == live,
-             "contextless blocks not all released: %lld live, %lld before",
-             (long long)gpuccl_cuda_live_allocations(), (long long)live);
+         "contextless blocks not all released: %lld live, %lld before",
+         (long long)gpuccl_cuda_live_allocations(), (long long)live);
   size_changes(gpu, cpu);
   /* The CUDA backend's overlays are not there yet: a clear status. */
   GpucclFrame frame = {0};

@@ -104,9 +104,9 @@ static void run(GpucclContext *gpu, GpucclContext *cpu, const ModelCase *mc,
                       ? GPUCCL_BACKGROUND_AVERAGE
                       : GPUCCL_BACKGROUND_DIFFERENCE;
         EXPECT(gpuccl_background_set_params(bg, &bp, &err) == GPUCCL_OK &&
-                       gpuccl_background_set_params(bc, &bp, &err) ==
-                           GPUCCL_OK,
-                   "switch: %s", err.message);
+                   gpuccl_background_set_params(bc, &bp, &err) ==
+                       GPUCCL_OK,
+               "switch: %s", err.message);
       }
       const GpucclImage im = scene(buf, format, w, h, pad, 8 + t);
       p.want_labels = pg.want_labels = t % 3 == 2;
@@ -120,7 +120,7 @@ static void run(GpucclContext *gpu, GpucclContext *cpu, const ModelCase *mc,
       EXPECT(same, "%s", name);
     }
     EXPECT(gpuccl_background_frames(bg) == gpuccl_background_frames(bc),
-               "%s: frames learned", mc->name);
+           "%s: frames learned", mc->name);
     gpuccl_background_free(bg);
     gpuccl_background_free(bc);
   }
@@ -177,13 +177,13 @@ int main(int argc, char **argv)
   for (int i = 0; i < 3; i++) {
     p.algorithm = refused[i];
     EXPECT(gpuccl_process(gpu, &im, &p, &r, &err) ==
-                       GPUCCL_ERROR_UNSUPPORTED &&
-                   strstr(err.message, "tiled HA4"),
-               "algorithm %d with a model: %s", (int)refused[i], err.message);
+                   GPUCCL_ERROR_UNSUPPORTED &&
+               strstr(err.message, "tiled HA4"),
+           "algorithm %d with a model: %s", (int)refused[i], err.message);
   }
   p.algorithm = GPUCCL_ALGORITHM_HA4;
   EXPECT(gpuccl_process(gpu, &im, &p, &r, &err) == GPUCCL_OK,
-             "HA4 after a refusal: %s", err.message);
+         "HA4 after a refusal: %s", err.message);
   gpuccl_background_free(bg);
 
   gpuccl_context_free(gpu);

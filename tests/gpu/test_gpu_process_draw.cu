@@ -96,12 +96,12 @@ static void compare(GpucclContext *gpu, GpucclContext *cpu,
     s = gpuccl_draw(cpu, &t.host, dp, &e);
   EXPECT(s == GPUCCL_OK, "%s: CPU process + draw: %s", name, e.message);
   EXPECT(rg.n_blobs == rc.n_blobs && rg.n_components == rc.n_components,
-             "%s: %zu blobs of %u on CUDA, %zu of %u on the CPU", name,
-             rg.n_blobs, rg.n_components, rc.n_blobs, rc.n_components);
+         "%s: %zu blobs of %u on CUDA, %zu of %u on the CPU", name,
+         rg.n_blobs, rg.n_components, rc.n_blobs, rc.n_components);
   /* Else two no-ops would pass. */
   if (rc.n_blobs)
     EXPECT(memcmp(before.data(), t.host.data[0], t.bytes[0]) != 0,
-               "%s: the CPU drew nothing of %zu blobs", name, rc.n_blobs);
+           "%s: the CPU drew nothing of %zu blobs", name, rc.n_blobs);
   for (int i = 0; i < 3 && t.bytes[i]; i++) {
     std::vector<uint8_t> got(t.bytes[i]);
     if (cudaMemcpy(got.data(), t.device.data[i], t.bytes[i],
@@ -112,10 +112,10 @@ static void compare(GpucclContext *gpu, GpucclContext *cpu,
     while (k < t.bytes[i] && got[k] == want[k])
       k++;
     EXPECT(k == t.bytes[i],
-               "%s: plane %d differs at byte %zu (row %zu, col %zu): CUDA %u, "
-               "CPU %u",
-               name, i, k, k / t.host.stride[i], k % t.host.stride[i],
-               k < t.bytes[i] ? got[k] : 0, k < t.bytes[i] ? want[k] : 0);
+           "%s: plane %d differs at byte %zu (row %zu, col %zu): CUDA %u, "
+           "CPU %u",
+           name, i, k, k / t.host.stride[i], k % t.host.stride[i],
+           k < t.bytes[i] ? got[k] : 0, k < t.bytes[i] ? want[k] : 0);
   }
 }
 
