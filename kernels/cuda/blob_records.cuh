@@ -19,6 +19,7 @@ constexpr int THREADS = S::THREADS;
 constexpr int MAX_TILES_X = (GPUCCL_MAX_SIDE + S::W - 1) / S::W;
 typedef cub::BlockScan<unsigned long long, THREADS> CellScan;
 static_assert(THREADS == S::H * S::WORDS, "a thread per bitmap word");
+static_assert(THREADS >= 32 + S::H, "a warp looks back, a row per thread");
 static_assert(S::W / 2 < (1 << 16), "open roots per cell in 16 bits");
 
 /* A band's status word: a flag and its counts, components | blobs << 31
@@ -78,7 +79,9 @@ struct BlobRecords {
   uint32_t tile = 0, band = 0, tx = 0, n_cells = 0;
   size_t cell0 = 0; /* the band's first cell in the frame */
 
-  /* This block's tile; the band's closed counts, the tile's bitmaps. */
+  /* This block's tile; the band's closed counts, the tile's bitmaps: all
+   * written by tile labeling, which has finished before this kernel starts
+   * (tiled_kernels.h), so this runs before wait_for_previous(). */
   __device__ void take_tile()
   {
     if (t == 0)
@@ -209,15 +212,16 @@ struct BlobRecords {
       const unsigned long long before = look_back(counts, tx == 0);
       if (t == 0)
         s.band_before = before;
-    }
-    /* Bits before each word of a row, for the places below. */
-    if (t < S::H) {
+    } else if (t < 32 + S::H) {
+      /* Bits before each word of a row, for the places below: the second
+       * warp, while the first one looks back. */
+      const int y = t - 32;
       uint32_t all = 0, passed = 0;
       for (int k = 0; k < S::WORDS; k++) {
-        s.before[0][t][k] = all;
-        s.before[1][t][k] = passed;
-        all += __popc(s.bits[0][t][k]);
-        passed += __popc(s.bits[1][t][k]);
+        s.before[0][y][k] = all;
+        s.before[1][y][k] = passed;
+        all += __popc(s.bits[0][y][k]);
+        passed += __popc(s.bits[1][y][k]);
       }
     }
     __syncthreads();
@@ -246,7 +250,8 @@ struct BlobRecords {
   }
 
   /* The first PRELOAD staged records of the thread, loaded before the
-   * tile waits for its band's prefix: their latency hides behind it. */
+   * kernel waits for open merging and the tile for its band's prefix: their
+   * latency hides behind both. */
   static constexpr int PRELOAD = 4;
   uint4 pre[PRELOAD];
   uint32_t n_closed = 0;
@@ -303,14 +308,15 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
 {
   __shared__ RecordsShared s;
   extern __shared__ unsigned long long cells[];
-  wait_for_previous();
-  allow_next();
   BlobRecords r{f, blobs, s, cells,
                 reinterpret_cast<uint32_t *>(cells + S::H * f.tiles_x),
                 (int)threadIdx.x};
+  /* What tile labeling wrote is read while open merging still runs. */
   r.take_tile();
-  Marks::at(1);
   r.preload_closed();
+  wait_for_previous();
+  allow_next();
+  Marks::at(1);
   r.add_open_roots();
   Marks::at(2);
   const unsigned long long counts = r.scan_cells();

@@ -25,7 +25,10 @@ namespace tile {
  * sequence is launched while the one before it still runs, and waits for
  * it at its start (wait_for_previous), once every block of that one has
  * allowed it (allow_next), so the launch latency between the short kernels
- * of the tail is hidden. Elsewhere, plain launches. */
+ * of the tail is hidden. Every kernel allows the next only after its own
+ * wait: when a kernel starts, every kernel before the one it waits for has
+ * finished, and what those wrote may be read before wait_for_previous().
+ * Elsewhere, plain launches. */
 bool dependent_launch_supported();
 
 template <typename... Params, typename... Args>
