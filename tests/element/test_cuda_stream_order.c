@@ -2,17 +2,18 @@
 /* Stream ordering on GstCudaMemory (GStreamer >= 1.24, a CUDA device;
  * exit 77 otherwise). Since 1.24 a GstCudaMemory carries a GstCudaStream,
  * and a producer may queue its writes there and push the frame without
- * waiting, marking it GST_CUDA_MEMORY_TRANSFER_NEED_SYNC (nvcodec's
- * decoders do). Here the producer zeroes a 1080p frame, then queues a
- * 300 ms kernel and the write of a white rectangle on its own stream and
- * pushes at once: an element that labels on a stream of its own without
- * waiting for the memory's reads the zeros (no blob). The element must
- * find the rectangle, draw its box after the producer's write (the box's
- * pixels on the rectangle's edge, not overwritten by it), and leave the
- * memory it drew into marked as synchronized for the next reader.
- * GPUCCL_CUDA_STREAM_WAIT=0 (the library skips the wait) shows the race
- * instead: then both tests check that the element read the stale frame
- * (no blob), and fail if it did not (something else ordered the reads).
+ * waiting, marking it GST_CUDA_MEMORY_TRANSFER_NEED_SYNC (nvcodec's decoders
+ * do). Here, after a first frame written and waited for, the producer zeroes
+ * a 1080p frame, then queues a 300 ms kernel and the write of a white
+ * rectangle on its own stream and pushes at once: an element that labels on
+ * a stream of its own without waiting for the memory's reads the zeros (no
+ * blob). The element must find the rectangle, draw its box after the
+ * producer's write (the box's pixels on the rectangle's edge, not
+ * overwritten by it), and leave the memory it drew into marked as
+ * synchronized for the next reader. GPUCCL_CUDA_STREAM_WAIT=0 (the library
+ * skips the wait) shows the race instead: then both tests check that the
+ * element read the stale frame (no blob), and fail if it did not (something
+ * else ordered the reads).
  *
  * The producer's stream is made in a checked fixture, so that a failure
  * there is reported with its CUDA error like any check. */
@@ -94,9 +95,9 @@ cuda_caps (void)
 
 /* An NV12 frame in GstCudaMemory of the producer's stream, its luma
  * zeroed and waited for (what a stale read sees); then the delay and the
- * rectangle queued on the stream and not waited for. */
+ * rectangle queued on the stream, and not waited for when `late`. */
 static GstBuffer *
-produce_late (void)
+produce (gboolean late)
 {
   GstVideoInfo info;
   GstMemory *mem;
@@ -125,6 +126,8 @@ produce_late (void)
   assert_cuda_ok (producer_spin (stream, DELAY_MS), "the delay kernel");
   assert_cuda_ok (producer_fill (stream, map.data, cmem->info.stride[0],
           WIDTH, HEIGHT, X0, Y0, X1, Y1), "writing the rectangle");
+  if (!late)
+    assert_cuda_ok (producer_sync (stream), "waiting for the rectangle");
   fail_unless (gst_cuda_context_pop (NULL));
   gst_memory_unmap (mem, &map);
   /* As GStreamer's producers leave memory written on its stream. */
@@ -158,23 +161,29 @@ assert_stale (GstBuffer * out)
       "the producer wrote it (no blob), as expected without the wait\n");
 }
 
-/* The one blob the producer wrote (or, without the wait, none). */
+/* The one blob the producer wrote. */
 static void
-assert_rectangle (GstBuffer * out)
+assert_rectangle_found (GstBuffer * out)
 {
   GstCclBlobMeta *meta = gst_buffer_get_ccl_blob_meta (out);
   const GstCclBlob *b;
 
-  if (expect_stale ()) {
-    assert_stale (out);
-    return;
-  }
   fail_unless (meta != NULL, "no blob meta");
   fail_unless_equals_int (meta->n_blobs, 1);
   b = &meta->blobs[0];
   fail_unless_equals_int (b->area, (X1 - X0 + 1) * (Y1 - Y0 + 1));
   fail_unless (b->x0 == X0 && b->y0 == Y0 && b->x1 == X1 && b->y1 == Y1,
       "box %u,%u-%u,%u", b->x0, b->y0, b->x1, b->y1);
+}
+
+/* The late frame's rectangle (or, without the wait, no blob). */
+static void
+assert_rectangle (GstBuffer * out)
+{
+  if (expect_stale ())
+    assert_stale (out);
+  else
+    assert_rectangle_found (out);
 }
 
 /* Luma at (x, y), through GstCudaMemory's host map (a download on the
@@ -226,7 +235,16 @@ GST_START_TEST (test_after_the_producer)
   GstHarness *h = harness_new (after_producer[__i__].props);
   GstBuffer *out;
 
-  fail_unless_equals_int (gst_harness_push (h, produce_late ()), GST_FLOW_OK);
+  /* A frame written before it is pushed, first: the element allocates its
+   * buffers on it, and an allocation (or anything on CUDA's legacy default
+   * stream) waits for every blocking stream, the producer's too, which
+   * would order the late frame's read without the element's doing. */
+  fail_unless_equals_int (gst_harness_push (h, produce (FALSE)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  assert_rectangle_found (out);
+  gst_buffer_unref (out);
+
+  fail_unless_equals_int (gst_harness_push (h, produce (TRUE)), GST_FLOW_OK);
   out = gst_harness_pull (h);
   assert_rectangle (out);
   if (after_producer[__i__].draws && !expect_stale ())
