@@ -24,31 +24,62 @@ __device__ __forceinline__ void join(uint32_t *P, uint32_t a, uint32_t b)
     merge_roots<GlobalForest>(P, a, b);
 }
 
-/* Join across one seam position: `near` is this side's slot, near_prev
- * the one before it, far_* the other side's neighbours (NONE outside or
- * on background). The position before already joined near_prev with
- * far_prev and far (and, 8-connected, the one before far_prev); when near
- * is near_prev, only what is new needs a union. */
-__device__ __forceinline__ void merge_across(uint32_t *P, bool conn8,
-                                             uint32_t near, uint32_t near_prev,
-                                             uint32_t far_prev, uint32_t far,
-                                             uint32_t far_next)
+/* The pieces to join with `near` across one seam position (NONE: no
+ * union): near_prev is this side's slot before it, far_* the other side's
+ * neighbours (NONE outside or on background). The position before already
+ * joined near_prev with far_prev and far (and, 8-connected, the one before
+ * far_prev); when near is near_prev, only what is new needs a union. */
+struct SeamPairs {
+  uint32_t other[3];
+};
+
+__device__ __forceinline__ SeamPairs pairs_across(bool conn8, uint32_t near,
+                                                  uint32_t near_prev,
+                                                  uint32_t far_prev,
+                                                  uint32_t far,
+                                                  uint32_t far_next)
 {
+  SeamPairs p = {{NONE, NONE, NONE}};
   if (near == NONE)
-    return;
+    return p;
   const bool same = near == near_prev;
   if (!conn8) {
     if (!(same && far == far_prev))
-      join(P, near, far);
-    return;
+      p.other[0] = far;
+    return p;
   }
   if (!same) {
-    join(P, near, far_prev);
+    p.other[0] = far_prev;
     if (far != far_prev)
-      join(P, near, far);
+      p.other[1] = far;
   }
   if (far_next != far && !(same && far == NONE && far_next == far_prev))
-    join(P, near, far_next);
+    p.other[2] = far_next;
+  return p;
+}
+
+/* The unions of one position. 8-connected, a warp's positions mostly pair
+ * the same two pieces (on dense images the giant component's, broken by
+ * gaps), and only the first lane of each pair joins them; 4-connected, the
+ * repeats are neighbouring positions, which pairs_across already drops,
+ * and the match costs more than it saves (docs/benchmarks.md). Called by
+ * whole warps. */
+template <bool CONN8>
+__device__ __forceinline__ void join_pairs(uint32_t *P, uint32_t here,
+                                           const SeamPairs &p, uint32_t lane)
+{
+  if (!CONN8) {
+    join(P, here, p.other[0]);
+    return;
+  }
+  for (int k = 0; k < 3; k++) {
+    if (!__any_sync(0xffffffffu, p.other[k] != NONE))
+      continue;
+    const unsigned peers = __match_any_sync(
+        0xffffffffu, (unsigned long long)here << 32 | p.other[k]);
+    if (p.other[k] != NONE && lane == (uint32_t)__ffs(peers) - 1)
+      join(P, here, p.other[k]);
+  }
 }
 
 /* One side of a seam: the slots a tile labeling wrote along it. A tile
@@ -70,19 +101,22 @@ struct SeamSide {
 
 /* One thread per pixel of a seam side: vertical seams first (tile column
  * k - 1's right column against tile column k's left one, the whole image
- * height), then horizontal ones. */
-__global__ void seam_merging_kernel(Frame f)
+ * height), then horizontal ones; whole warps go round together
+ * (join_pairs). */
+template <bool CONN8> __global__ void seam_merging_kernel(Frame f)
 {
   wait_for_previous();
   allow_next();
   const Seams &sm = f.out.seams;
+  const uint32_t lane = threadIdx.x & 31;
   uint32_t *P = f.out.open.parent;
   const uint32_t *n_open = f.out.n_open, tiles_x = f.tiles_x;
   /* Under 2^31 seam pixels at GPUCCL_MAX_SIDE: 32-bit indexing. */
   const uint32_t vertical = (tiles_x - 1) * sm.col_len;
   const uint32_t all = vertical + (uint32_t)(f.tiles_y - 1) * sm.row_len;
-  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < all;
-       i += gridDim.x * blockDim.x) {
+  for (uint32_t i0 = blockIdx.x * blockDim.x + threadIdx.x - lane; i0 < all;
+       i0 += gridDim.x * blockDim.x) {
+    const uint32_t i = i0 + lane;
     SeamSide near, far;
     uint32_t at;
     if (i < vertical) {
@@ -101,10 +135,12 @@ __global__ void seam_merging_kernel(Frame f)
       far = {sm.top + (size_t)k * len, n_open, len, k * tiles_x, 1,
              LibraryShape::W};
     }
-    const uint32_t here = near(at);
+    const uint32_t here = i < all ? near(at) : NONE;
+    SeamPairs p = {{NONE, NONE, NONE}};
     if (here != NONE)
-      merge_across(P, f.conn8, here, near(at - 1), far(at - 1), far(at),
-                   far(at + 1));
+      p = pairs_across(CONN8, here, near(at - 1), far(at - 1), far(at),
+                       far(at + 1));
+    join_pairs<CONN8>(P, here, p, lane);
   }
 }
 
@@ -117,7 +153,9 @@ cudaError_t launch_seam_merging(const Frame &f, cudaStream_t stream)
     return cudaSuccess;
   const int threads = 256;
   const int blocks = (int)std::min<size_t>((n + threads - 1) / threads, 65535);
-  return launch_dependent(seam_merging_kernel, blocks, threads, 0, stream, f);
+  return launch_dependent(f.conn8 ? seam_merging_kernel<true>
+                                  : seam_merging_kernel<false>,
+                          blocks, threads, 0, stream, f);
 }
 
 } /* namespace tile */
