@@ -11,6 +11,8 @@
 
 #include "gstgpucclblobprivate.h"
 
+#include <string.h>
+
 /* GstCclBlob is libgpuccl's record: the table is handed over as it is. */
 G_STATIC_ASSERT (sizeof (GstCclBlob) == sizeof (GpucclBlob));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GstCclBlob, area) ==
@@ -155,12 +157,15 @@ gst_gpuccl_blob_choose_listed (GstGpucclBlob * self, const GpucclResult * r,
   gsize n = r->n_blobs;
   guint64 cap = listing_cap (r, max_roi_metas);
   Listing listing = { (guint) n, 0 };
-  guint counts[AREA_BUCKETS] = { 0 };
+  guint counts[AREA_BUCKETS];
   guint64 *keys, above = 0;
   guint bucket, n_keys = 0;
 
   if (n <= cap)
     return listing;
+  /* Zeroed here, not where it is declared: an initializer there zeroes
+   * its 4 KiB on every frame, also those that list every blob. */
+  memset (counts, 0, sizeof counts);
   listing.n_listed = (guint) cap;
   for (gsize i = 0; i < n; i++)
     counts[MIN (r->blobs[i].area, AREA_BUCKETS - 1)]++;
