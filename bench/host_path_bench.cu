@@ -410,6 +410,8 @@ bool run_frames(Bench &b, Run &r, Mode mode, int gap_us, double graph_us,
     const bool ok = call(r);
     const int64_t t5 = now_ns();
     g.armed = false;
+    if (g.gate_queued)
+      *g.gate = 1; /* a call that failed before its launch: let it go */
     if (!ok)
       return false;
     if (f < 0)
