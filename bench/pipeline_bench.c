@@ -335,7 +335,8 @@ main (int argc, char **argv)
     {"backends", 0, 0, G_OPTION_ARG_STRING, &opt_backends,
         "Element backends, comma-separated (cpu, cuda)", "LIST"},
     {"sizes", 0, 0, G_OPTION_ARG_STRING, &opt_sizes,
-        "Frame sizes (720p, 1080p, 4k, 8k)", "LIST"},
+        "Frame sizes (720p, 1080p, 4k, 8k, or WxH, sides of 16 or more)",
+        "LIST"},
     {"formats", 0, 0, G_OPTION_ARG_STRING, &opt_formats,
         "Video formats (GRAY8, NV12, RGBA)", "LIST"},
     {"draw", 0, 0, G_OPTION_ARG_STRING, &opt_draw,
@@ -487,9 +488,15 @@ main (int argc, char **argv)
 
   for (gchar ** s = sizes; *s; s++) {
     const Size *size = NULL;
+    Size custom = { *s, 0, 0 };
     for (gsize i = 0; i < G_N_ELEMENTS (all_sizes); i++)
       if (!g_ascii_strcasecmp (*s, all_sizes[i].name))
         size = &all_sizes[i];
+    /* WxH: a tiny frame shows the element's own per-frame cost, which
+     * labeling a large one hides. */
+    if (!size && sscanf (*s, "%dx%d", &custom.width, &custom.height) == 2 &&
+        custom.width >= 16 && custom.height >= 16)
+      size = &custom;
     if (!size) {
       g_printerr ("unknown size %s\n", *s);
       return 2;

@@ -217,6 +217,17 @@ device_props (const Stream * s)
   return g_strdup_printf ("device-id=%d", s->device);
 }
 
+/* The element's messages (post-messages, track events) are freed as they
+ * are posted, as an application that reads them frees them: left on the
+ * bus, which nobody pops during a run, a run's worth of them would pile
+ * up there. Errors and EOS stay on the bus for check_bus. */
+static GstBusSyncReply
+drop_element_messages (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  return GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT ? GST_BUS_DROP :
+      GST_BUS_PASS;
+}
+
 /* Build, negotiate, fill the pool with the scene. */
 static gboolean
 stream_setup (Stream * s)
@@ -230,6 +241,7 @@ stream_setup (Stream * s)
       device);
   GError *err = NULL;
   GstElement *sink;
+  GstBus *bus;
   GstVideoInfo info;
   GstBuffer *first, *frames[N_FRAMES];
   guint8 *levels;
@@ -248,6 +260,9 @@ stream_setup (Stream * s)
   g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), s);
   gst_object_unref (sink);
   probe_element (s->ccl, s);
+  bus = gst_element_get_bus (s->pipeline);
+  gst_bus_set_sync_handler (bus, drop_element_messages, NULL, NULL);
+  gst_object_unref (bus);
 
   gst_video_info_set_format (&info, p->format, p->size->width,
       p->size->height);

@@ -11,6 +11,8 @@
 
 #include "gstgpucclblobprivate.h"
 
+#include <string.h>
+
 /* GstCclBlob is libgpuccl's record: the table is handed over as it is. */
 G_STATIC_ASSERT (sizeof (GstCclBlob) == sizeof (GpucclBlob));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GstCclBlob, area) ==
@@ -155,12 +157,15 @@ gst_gpuccl_blob_choose_listed (GstGpucclBlob * self, const GpucclResult * r,
   gsize n = r->n_blobs;
   guint64 cap = listing_cap (r, max_roi_metas);
   Listing listing = { (guint) n, 0 };
-  guint counts[AREA_BUCKETS] = { 0 };
+  guint counts[AREA_BUCKETS];
   guint64 *keys, above = 0;
   guint bucket, n_keys = 0;
 
   if (n <= cap)
     return listing;
+  /* Zeroed here, not where it is declared: an initializer there zeroes
+   * its 4 KiB on every frame, also those that list every blob. */
+  memset (counts, 0, sizeof counts);
   listing.n_listed = (guint) cap;
   for (gsize i = 0; i < n; i++)
     counts[MIN (r->blobs[i].area, AREA_BUCKETS - 1)]++;
@@ -237,6 +242,38 @@ gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
   return TRUE;
 }
 
+/* The names of a message's blob fields as quarks, made once: set by
+ * name, each of the ten fields of each listed blob of each frame would be
+ * looked up in GLib's quark table, under its global lock. */
+static GQuark q_blob, q_id, q_track_id, q_x, q_y, q_width, q_height, q_area,
+    q_centroid_x, q_centroid_y, q_value, q_intensity_sum, q_intensity_min,
+    q_intensity_max, q_intensity_mean;
+
+static void
+init_message_quarks (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    q_blob = g_quark_from_static_string ("blob");
+    q_id = g_quark_from_static_string ("id");
+    q_track_id = g_quark_from_static_string ("track-id");
+    q_x = g_quark_from_static_string ("x");
+    q_y = g_quark_from_static_string ("y");
+    q_width = g_quark_from_static_string ("width");
+    q_height = g_quark_from_static_string ("height");
+    q_area = g_quark_from_static_string ("area");
+    q_centroid_x = g_quark_from_static_string ("centroid-x");
+    q_centroid_y = g_quark_from_static_string ("centroid-y");
+    q_value = g_quark_from_static_string ("value");
+    q_intensity_sum = g_quark_from_static_string ("intensity-sum");
+    q_intensity_min = g_quark_from_static_string ("intensity-min");
+    q_intensity_max = g_quark_from_static_string ("intensity-max");
+    q_intensity_mean = g_quark_from_static_string ("intensity-mean");
+    g_once_init_leave (&done, 1);
+  }
+}
+
 /* Like facedetect's: the frame's times, then the listed blobs, with
  * their intensities when measured (intensity: one per blob, or NULL). */
 void
@@ -248,6 +285,7 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
   GValue list = G_VALUE_INIT;
   GstStructure *s;
 
+  init_message_quarks ();
   g_value_init (&list, GST_TYPE_LIST);
   for (gsize i = 0; i < r->n_blobs; i++) {
     const GpucclBlob *b = &r->blobs[i];
@@ -256,23 +294,23 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
 
     if (!gst_gpuccl_blob_is_listed (listing, b))
       continue;
-    entry = gst_structure_new ("blob",
-            "id", G_TYPE_UINT, b->id,
-            "track-id", G_TYPE_UINT, track_ids ? track_ids[i] : 0,
-            "x", G_TYPE_UINT, (guint) b->x0,
-            "y", G_TYPE_UINT, (guint) b->y0,
-            "width", G_TYPE_UINT, (guint) (b->x1 - b->x0 + 1),
-            "height", G_TYPE_UINT, (guint) (b->y1 - b->y0 + 1),
-            "area", G_TYPE_UINT64, (guint64) b->area,
-            "centroid-x", G_TYPE_DOUBLE, gpuccl_blob_cx (b),
-            "centroid-y", G_TYPE_DOUBLE, gpuccl_blob_cy (b),
-            "value", G_TYPE_UINT, r->values ? r->values[i] : 1, NULL);
+    entry = gst_structure_new_id (q_blob,
+        q_id, G_TYPE_UINT, b->id,
+        q_track_id, G_TYPE_UINT, track_ids ? track_ids[i] : 0,
+        q_x, G_TYPE_UINT, (guint) b->x0,
+        q_y, G_TYPE_UINT, (guint) b->y0,
+        q_width, G_TYPE_UINT, (guint) (b->x1 - b->x0 + 1),
+        q_height, G_TYPE_UINT, (guint) (b->y1 - b->y0 + 1),
+        q_area, G_TYPE_UINT64, (guint64) b->area,
+        q_centroid_x, G_TYPE_DOUBLE, gpuccl_blob_cx (b),
+        q_centroid_y, G_TYPE_DOUBLE, gpuccl_blob_cy (b),
+        q_value, G_TYPE_UINT, r->values ? r->values[i] : 1, NULL);
     if (intensity)
-      gst_structure_set (entry,
-          "intensity-sum", G_TYPE_UINT64, (guint64) intensity[i].sum,
-          "intensity-min", G_TYPE_UINT, (guint) intensity[i].min,
-          "intensity-max", G_TYPE_UINT, (guint) intensity[i].max,
-          "intensity-mean", G_TYPE_DOUBLE,
+      gst_structure_id_set (entry,
+          q_intensity_sum, G_TYPE_UINT64, (guint64) intensity[i].sum,
+          q_intensity_min, G_TYPE_UINT, (guint) intensity[i].min,
+          q_intensity_max, G_TYPE_UINT, (guint) intensity[i].max,
+          q_intensity_mean, G_TYPE_DOUBLE,
           b->area ? (gdouble) intensity[i].sum / (gdouble) b->area : 0.0,
           NULL);
     g_value_init (&v, GST_TYPE_STRUCTURE);
