@@ -148,6 +148,24 @@ const char *const step_names[] = {"tile", "seams", "open_merging",
 constexpr int STEPS = 4;
 
 /* Each kernel alone, between events: microseconds per step. */
+/* The frame's kernels up to blob records; events between them when `ev`
+ * is given (ev[0] before tile labeling, ev[k] after step k). */
+void launch_before_records(const tile::Frame &f, cudaStream_t st,
+                           cudaEvent_t *ev = nullptr)
+{
+  if (ev)
+    CK(cudaEventRecord(ev[0], st));
+  CK(tile::launch_tile_labeling(f, st));
+  if (ev)
+    CK(cudaEventRecord(ev[1], st));
+  CK(tile::launch_seam_merging(f, st));
+  if (ev)
+    CK(cudaEventRecord(ev[2], st));
+  CK(tile::launch_open_merging(f, st));
+  if (ev)
+    CK(cudaEventRecord(ev[3], st));
+}
+
 std::vector<double> time_steps(const tile::Buffers &b, const tile::Frame &f,
                                cudaStream_t st, int reps)
 {
@@ -156,13 +174,7 @@ std::vector<double> time_steps(const tile::Buffers &b, const tile::Frame &f,
     CK(cudaEventCreate(&e));
   std::vector<std::vector<double>> t(STEPS);
   for (int r = 0; r < reps + 2; r++) {
-    CK(cudaEventRecord(ev[0], st));
-    CK(tile::launch_tile_labeling(f, st));
-    CK(cudaEventRecord(ev[1], st));
-    CK(tile::launch_seam_merging(f, st));
-    CK(cudaEventRecord(ev[2], st));
-    CK(tile::launch_open_merging(f, st));
-    CK(cudaEventRecord(ev[3], st));
+    launch_before_records(f, st, ev);
     CK(tile::launch_blob_records(f, b.blobs, st));
     CK(cudaEventRecord(ev[4], st));
     CK(cudaEventSynchronize(ev[4]));
@@ -262,9 +274,7 @@ std::vector<double> profile_records(const tile::Buffers &b,
   CK(cudaMalloc(&d_marks, tiles * RECORD_PHASES * sizeof *d_marks));
   CK(cudaMemcpyToSymbol(g_record_marks, &d_marks, sizeof d_marks));
   for (int r = 0; r < 3; r++) {
-    CK(tile::launch_tile_labeling(f, st));
-    CK(tile::launch_seam_merging(f, st));
-    CK(tile::launch_open_merging(f, st));
+    launch_before_records(f, st);
     marked_records_kernel<<<(unsigned)tiles, tile::records::THREADS,
                             tile::records::records_dynamic_smem(f), st>>>(
         f, b.blobs);
