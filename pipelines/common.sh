@@ -36,6 +36,18 @@ watch_app() {
   fi
 }
 
+# Where a script writes when no OUTDIR is given: $1 (demo-out, ...) in the
+# build directory, or a new temporary directory when there is no build tree
+# (an installed plugin); never the current directory, which may be the
+# source tree.
+default_out_dir() {
+  if [ -d "$build_dir" ]; then
+    echo "$build_dir/$1"
+  else
+    mktemp -d "${TMPDIR:-/tmp}/gpucclblob-$1.XXXXXX"
+  fi
+}
+
 # True when GStreamer has the element named $1.
 have_element() { gst-inspect-1.0 "$1" >/dev/null 2>&1; }
 

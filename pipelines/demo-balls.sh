@@ -5,7 +5,8 @@
 # again, are binarized, labeled and tracked by gpucclblob, which draws each
 # blob in its label colour, its bounding box, centroid and track id. While
 # two balls touch they are one blob with one id; when they part, each gets
-# its own id back. Writes to OUTDIR (default ./demo-out):
+# its own id back. Writes to OUTDIR (default build/demo-out, in
+# GPUCCL_BUILD_DIR; a new directory in /tmp when there is no build tree):
 #   snapshot-NN.png  three PNG snapshots per second (frames 0, 10, 20, ...)
 #   demo.webm        the whole overlay video (when vp8enc is installed)
 #   messages.log     the element's per-frame "gpucclblob" bus messages
@@ -17,7 +18,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-out=${1:-demo-out}
+out=${1:-$(default_out_dir demo-out)}
 frames=${FRAMES:-240}
 mkdir -p "$out"
 rm -f "$out"/snapshot-*.png "$out/demo.webm" "$out/messages.log"

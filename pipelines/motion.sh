@@ -9,7 +9,8 @@
 # the light, so after the warm-up the balls are the blobs, boxed and
 # tracked (with, for a few frames each, what the average half learned:
 # places the balls left during the warm-up, and trails of a slow ball).
-# Writes to OUTDIR (default ./motion-out):
+# Writes to OUTDIR (default build/motion-out, in GPUCCL_BUILD_DIR; a new
+# directory in /tmp when there is no build tree):
 #   snapshot-NN.png  two PNG snapshots per second
 #   messages.log     the element's per-frame "gpucclblob" bus messages
 # and prints the blobs per frame of this run and of binarize=threshold on
@@ -21,7 +22,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-out=${1:-motion-out}
+out=${1:-$(default_out_dir motion-out)}
 frames=${FRAMES:-150}
 mkdir -p "$out"
 rm -f "$out"/snapshot-*.png "$out/messages.log"

@@ -9,7 +9,9 @@
 # (VP8/WebM when vp8enc is installed, else raw video in Matroska), so the
 # script runs anywhere. Writes OUTDIR/blobs.jsonl and prints a summary.
 #
-# Usage: pipelines/uri-watch.sh [URI] [OUTDIR]   (OUTDIR default ./uri-out)
+# Usage: pipelines/uri-watch.sh [URI] [OUTDIR]
+#   OUTDIR default build/uri-out (in GPUCCL_BUILD_DIR; a new directory in
+#   /tmp when there is no build tree)
 #   FRAMES=60 (frames of the generated clip), GPUCCL_BACKEND=auto|cuda|cpu,
 #   GPUCCL_BUILD_DIR=<meson build dir> (default: build)
 #   e.g. pipelines/uri-watch.sh rtsp://camera.local:554/stream
@@ -17,7 +19,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 uri=${1:-}
-out=${2:-uri-out}
+out=${2:-$(default_out_dir uri-out)}
 mkdir -p "$out"
 app=$(watch_app)
 

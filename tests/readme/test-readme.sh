@@ -71,7 +71,7 @@ n=$(grep -c '"track-id": 1' <<<"$out" || true)
 step "pipelines/uri-watch.sh"
 FRAMES=20 pipelines/uri-watch.sh >uri.log 2>&1 || { cat uri.log; fail "uri-watch.sh"; }
 tail -2 uri.log
-[ "$(wc -l <uri-out/blobs.jsonl)" -eq 20 ] || fail "uri-watch.sh: not 20 JSON lines"
+[ "$(wc -l <build/uri-out/blobs.jsonl)" -eq 20 ] || fail "uri-watch.sh: not 20 JSON lines"
 
 step "build/pipelines/gpucclblob-watch"
 export GST_PLUGIN_PATH=$PWD/build/gst
