@@ -372,7 +372,10 @@ static void check_sized_calls(GpucclContext *ctx, GpucclBackend backend)
   /* Up to the end of connectivity: threshold 100, 8-connectivity; the
    * rest (mode, nearest, ...) defaults. */
   const size_t short_size = offsetof(GpucclParams, connectivity) + sizeof(int);
-  GpucclParams *p = malloc(short_size);
+  /* Raw bytes, cast: a GpucclParams * taking a malloc() smaller than the
+   * struct is what gcc 14's -Walloc-size warns about, and here on purpose. */
+  unsigned char *short_bytes = malloc(short_size);
+  GpucclParams *p = (GpucclParams *)(void *)short_bytes;
   memcpy(p, &full, short_size);
   EXPECT(gpuccl_process_sized(ctx, &img, p, short_size, &r, &e) == GPUCCL_OK &&
              r.n_blobs == 2 && r.threshold == 100,
@@ -397,7 +400,8 @@ static void check_sized_calls(GpucclContext *ctx, GpucclBackend backend)
   GpucclTrackerParams set;
   gpuccl_tracker_params_init(&set);
   set.max_distance = 10.0;
-  GpucclTrackerParams *tp = malloc(old_track);
+  unsigned char *old_track_bytes = malloc(old_track);
+  GpucclTrackerParams *tp = (GpucclTrackerParams *)(void *)old_track_bytes;
   gpuccl_tracker_params_init_sized(tp, old_track);
   memcpy(tp, &set, old_track);
   GpucclTracker *t = gpuccl_tracker_new_sized(tp, old_track);
@@ -420,7 +424,8 @@ static void check_sized_calls(GpucclContext *ctx, GpucclBackend backend)
   GpucclVolumeImage v = {cube, 4, 4, 4, 4, 16};
   const size_t old_vol = offsetof(GpucclVolumeParams, algorithm) +
                          sizeof(GpucclVolumeAlgorithm);
-  GpucclVolumeParams *vp = malloc(old_vol);
+  unsigned char *old_vol_bytes = malloc(old_vol);
+  GpucclVolumeParams *vp = (GpucclVolumeParams *)(void *)old_vol_bytes;
   gpuccl_volume_params_init_sized(vp, old_vol);
   GpucclVolumeResult vr;
   EXPECT(vol && gpuccl_volume_process_sized(vol, &v, vp, old_vol, &vr, &e) ==
