@@ -5,8 +5,8 @@
 #include "gstcclblobmetaprivate.h"
 #include "gstcclblobfields.h"
 
-/* The blob's ROI parameters, the same fields in the same order as ever
- * (gstcclblobfields.c). */
+/* The blob's ROI parameters: its fields but the box, which the ROI meta
+ * holds itself (gstcclblobfields.c). */
 static GstStructure *
 roi_param_new (const GstCclBlob * b, guint32 track_id, guint32 value)
 {
