@@ -25,6 +25,7 @@
 
 #include <cuda_runtime.h>
 
+#include "bench_cli.h"
 #include "corpus.h"
 #include "cuda/cuda_internal.h"
 
@@ -42,14 +43,6 @@ double now_us()
   return duration<double, std::micro>(
              steady_clock::now().time_since_epoch())
       .count();
-}
-
-double median(std::vector<double> v)
-{
-  if (v.empty())
-    return -1.0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 /* The scene's frame for camera k (each camera its own). */
@@ -144,8 +137,8 @@ bool one_call(Cameras &c, int reps, Figures *f)
       gpu.push_back(ms * 1000.0 / n);
     }
   }
-  f->wall_us = median(wall);
-  f->gpu_us = median(gpu);
+  f->wall_us = bench_cli::median(wall);
+  f->gpu_us = bench_cli::median(gpu);
   return true;
 }
 
@@ -168,8 +161,8 @@ bool batch(Cameras &c, int reps, Figures *f)
     }
   }
   f->blobs = res[0].n_blobs;
-  f->wall_us = median(wall);
-  f->gpu_us = median(gpu);
+  f->wall_us = bench_cli::median(wall);
+  f->gpu_us = bench_cli::median(gpu);
   return true;
 }
 
@@ -200,49 +193,16 @@ double threads_fps(Cameras &c, int reps)
   return (double)n * reps / (us * 1e-6);
 }
 
-std::vector<int> parse_ints(const char *s)
-{
-  std::vector<int> v;
-  for (const char *p = s; *p;) {
-    v.push_back(atoi(p));
-    p = strchr(p, ',');
-    if (!p)
-      break;
-    p++;
-  }
-  return v;
-}
-
-std::vector<std::string> parse_words(const char *s)
-{
-  std::vector<std::string> v;
-  std::string cur;
-  for (const char *p = s;; p++) {
-    if (*p == ',' || !*p) {
-      if (!cur.empty())
-        v.push_back(cur);
-      cur.clear();
-      if (!*p)
-        break;
-    } else {
-      cur += *p;
-    }
-  }
-  return v;
-}
-
 int parse_options(int argc, char **argv, Options &o)
 {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (!strcmp(a, "--size") && v &&
-        sscanf(v, "%dx%d", &o.width, &o.height) == 2 && o.width > 0 &&
-        o.height > 0)
+    if (!strcmp(a, "--size") && v && bench_cli::size(v, o.width, o.height))
       i++;
     else if (!strcmp(a, "--batches") && v)
-      o.batches = parse_ints(argv[++i]);
+      o.batches = bench_cli::ints(argv[++i]);
     else if (!strcmp(a, "--scenes") && v)
-      o.scenes = parse_words(argv[++i]);
+      o.scenes = bench_cli::words(argv[++i]);
     else if (!strcmp(a, "--reps") && v && atoi(v) > 0)
       o.reps = atoi(argv[++i]);
     else {

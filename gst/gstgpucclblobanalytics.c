@@ -11,6 +11,7 @@
 #endif
 
 #include "gstgpucclblobprivate.h"
+#include "gstcclblobfields.h"
 
 #if GST_CHECK_VERSION(1, 24, 0)
 #include <gst/analytics/analytics.h>
@@ -75,7 +76,7 @@ gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self, GstBuffer * buffer,
   /* Each entry's blob id and object-detection id, for the segmentation. */
   guint blob_ids[MAX_ANALYTICS_BLOBS], entries[MAX_ANALYTICS_BLOBS];
   gsize n_entries = 0;
-  static GQuark q_blob;
+  const GQuark q_blob = gst_ccl_blob_quark (GST_CCL_BLOB_NAME_BLOB);
   const Listing *listing = listed;
   Listing largest;
   GstAnalyticsRelationMetaInitParams init;
@@ -91,8 +92,6 @@ gst_gpuccl_blob_attach_analytics (GstGpucclBlob * self, GstBuffer * buffer,
   /* Per entry: an object-detection record (and a tracking one). */
   init.initial_relation_order = listing->n_listed * (track_ids ? 2 : 1);
   init.initial_buf_size = listing->n_listed * (track_ids ? 128 : 64);
-  if (!q_blob)
-    q_blob = g_quark_from_static_string ("blob");
   rmeta = gst_buffer_add_analytics_relation_meta_full (buffer, &init);
   if (!rmeta)
     return;

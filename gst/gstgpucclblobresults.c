@@ -10,6 +10,7 @@
 #endif
 
 #include "gstgpucclblobprivate.h"
+#include "gstcclblobfields.h"
 
 #include <string.h>
 
@@ -23,6 +24,11 @@ G_STATIC_ASSERT (G_STRUCT_OFFSET (GstCclBlob, y1) ==
     G_STRUCT_OFFSET (GpucclBlob, y1));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GstCclBlob, sum_y) ==
     G_STRUCT_OFFSET (GpucclBlob, sum_y));
+/* And GstCclBlobIntensity libgpuccl's intensity record. */
+G_STATIC_ASSERT (sizeof (GpucclBlobIntensity) ==
+    sizeof (GstCclBlobIntensity));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GpucclBlobIntensity, max) ==
+    G_STRUCT_OFFSET (GstCclBlobIntensity, max));
 
 /* What the metas and the message of one blob cost in many small GLib
  * allocations (a region-of-interest meta with its parameter structure;
@@ -213,11 +219,6 @@ gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
     const Listing * listing, const FrameTimes * times)
 {
   const GstCclBlob *blobs = (const GstCclBlob *) r->blobs;
-  /* The library's record is the meta's, as GpucclBlob is GstCclBlob. */
-  G_STATIC_ASSERT (sizeof (GpucclBlobIntensity) ==
-      sizeof (GstCclBlobIntensity));
-  G_STATIC_ASSERT (G_STRUCT_OFFSET (GpucclBlobIntensity, max) ==
-      G_STRUCT_OFFSET (GstCclBlobIntensity, max));
   GstCclBlobMeta *meta;
 
   for (gsize i = 0; i < r->n_blobs; i++)
@@ -242,36 +243,19 @@ gst_gpuccl_blob_attach_metas (GstGpucclBlob * self, GstBuffer * buffer,
   return TRUE;
 }
 
-/* The names of a message's blob fields as quarks, made once: set by
- * name, each of the ten fields of each listed blob of each frame would be
- * looked up in GLib's quark table, under its global lock. */
-static GQuark q_blob, q_id, q_track_id, q_x, q_y, q_width, q_height, q_area,
-    q_centroid_x, q_centroid_y, q_value, q_intensity_sum, q_intensity_min,
-    q_intensity_max, q_intensity_mean;
-
-static void
-init_message_quarks (void)
+/* Blob i's entry of the message: the fields of its ROI parameters with
+ * its box, and its intensity when measured. */
+static GstStructure *
+message_entry (const GpucclResult * r, gsize i, const guint32 * track_ids,
+    const GpucclBlobIntensity * intensity)
 {
-  static gsize done = 0;
+  const GstCclBlobFieldsOf of = { track_ids ? track_ids[i] : 0,
+    r->values ? r->values[i] : 1, TRUE,
+    intensity ? (const GstCclBlobIntensity *) &intensity[i] : NULL
+  };
 
-  if (g_once_init_enter (&done)) {
-    q_blob = g_quark_from_static_string ("blob");
-    q_id = g_quark_from_static_string ("id");
-    q_track_id = g_quark_from_static_string ("track-id");
-    q_x = g_quark_from_static_string ("x");
-    q_y = g_quark_from_static_string ("y");
-    q_width = g_quark_from_static_string ("width");
-    q_height = g_quark_from_static_string ("height");
-    q_area = g_quark_from_static_string ("area");
-    q_centroid_x = g_quark_from_static_string ("centroid-x");
-    q_centroid_y = g_quark_from_static_string ("centroid-y");
-    q_value = g_quark_from_static_string ("value");
-    q_intensity_sum = g_quark_from_static_string ("intensity-sum");
-    q_intensity_min = g_quark_from_static_string ("intensity-min");
-    q_intensity_max = g_quark_from_static_string ("intensity-max");
-    q_intensity_mean = g_quark_from_static_string ("intensity-mean");
-    g_once_init_leave (&done, 1);
-  }
+  return gst_ccl_blob_structure_new (GST_CCL_BLOB_NAME_BLOB,
+      (const GstCclBlob *) &r->blobs[i], &of);
 }
 
 /* Like facedetect's: the frame's times, then the listed blobs, with
@@ -285,36 +269,14 @@ gst_gpuccl_blob_post_message (GstGpucclBlob * self, GstBuffer * buffer,
   GValue list = G_VALUE_INIT;
   GstStructure *s;
 
-  init_message_quarks ();
   g_value_init (&list, GST_TYPE_LIST);
   for (gsize i = 0; i < r->n_blobs; i++) {
-    const GpucclBlob *b = &r->blobs[i];
     GValue v = G_VALUE_INIT;
-    GstStructure *entry;
 
-    if (!gst_gpuccl_blob_is_listed (listing, b))
+    if (!gst_gpuccl_blob_is_listed (listing, &r->blobs[i]))
       continue;
-    entry = gst_structure_new_id (q_blob,
-        q_id, G_TYPE_UINT, b->id,
-        q_track_id, G_TYPE_UINT, track_ids ? track_ids[i] : 0,
-        q_x, G_TYPE_UINT, (guint) b->x0,
-        q_y, G_TYPE_UINT, (guint) b->y0,
-        q_width, G_TYPE_UINT, (guint) (b->x1 - b->x0 + 1),
-        q_height, G_TYPE_UINT, (guint) (b->y1 - b->y0 + 1),
-        q_area, G_TYPE_UINT64, (guint64) b->area,
-        q_centroid_x, G_TYPE_DOUBLE, gpuccl_blob_cx (b),
-        q_centroid_y, G_TYPE_DOUBLE, gpuccl_blob_cy (b),
-        q_value, G_TYPE_UINT, r->values ? r->values[i] : 1, NULL);
-    if (intensity)
-      gst_structure_id_set (entry,
-          q_intensity_sum, G_TYPE_UINT64, (guint64) intensity[i].sum,
-          q_intensity_min, G_TYPE_UINT, (guint) intensity[i].min,
-          q_intensity_max, G_TYPE_UINT, (guint) intensity[i].max,
-          q_intensity_mean, G_TYPE_DOUBLE,
-          b->area ? (gdouble) intensity[i].sum / (gdouble) b->area : 0.0,
-          NULL);
     g_value_init (&v, GST_TYPE_STRUCTURE);
-    g_value_take_boxed (&v, entry);
+    g_value_take_boxed (&v, message_entry (r, i, track_ids, intensity));
     gst_value_list_append_and_take_value (&list, &v);
   }
 

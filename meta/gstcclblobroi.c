@@ -3,77 +3,16 @@
  * id, its bounding box, and a parameter structure "gpucclblob" (id,
  * track-id, area, centroid-x, centroid-y, value). */
 #include "gstcclblobmetaprivate.h"
+#include "gstcclblobfields.h"
 
-static GQuark q_blob, q_gpucclblob, q_id, q_track_id, q_area, q_centroid_x,
-    q_centroid_y, q_value;
-
-static void
-init_quarks (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    q_blob = g_quark_from_static_string ("blob");
-    q_gpucclblob = g_quark_from_static_string ("gpucclblob");
-    q_id = g_quark_from_static_string ("id");
-    q_track_id = g_quark_from_static_string ("track-id");
-    q_area = g_quark_from_static_string ("area");
-    q_centroid_x = g_quark_from_static_string ("centroid-x");
-    q_centroid_y = g_quark_from_static_string ("centroid-y");
-    q_value = g_quark_from_static_string ("value");
-    g_once_init_leave (&done, 1);
-  }
-}
-
-/* One field appended: the value is made here and handed over, which skips
- * the varargs' collection and copy of gst_structure_new_id. */
-static void
-take_uint (GstStructure * s, GQuark field, guint v)
-{
-  GValue value = G_VALUE_INIT;
-
-  g_value_init (&value, G_TYPE_UINT);
-  g_value_set_uint (&value, v);
-  gst_structure_id_take_value (s, field, &value);
-}
-
-static void
-take_uint64 (GstStructure * s, GQuark field, guint64 v)
-{
-  GValue value = G_VALUE_INIT;
-
-  g_value_init (&value, G_TYPE_UINT64);
-  g_value_set_uint64 (&value, v);
-  gst_structure_id_take_value (s, field, &value);
-}
-
-static void
-take_double (GstStructure * s, GQuark field, gdouble v)
-{
-  GValue value = G_VALUE_INIT;
-
-  g_value_init (&value, G_TYPE_DOUBLE);
-  g_value_set_double (&value, v);
-  gst_structure_id_take_value (s, field, &value);
-}
-
-/* By quark, no string lookups; one of these per listed blob per frame, so
- * the fields are taken one by one (the same fields in the same order as
- * gst_structure_new_id would set). */
+/* The blob's ROI parameters: its fields but the box, which the ROI meta
+ * holds itself (gstcclblobfields.c). */
 static GstStructure *
 roi_param_new (const GstCclBlob * b, guint32 track_id, guint32 value)
 {
-  GstStructure *s = gst_structure_new_id_empty (q_gpucclblob);
-  gdouble cx, cy;
+  const GstCclBlobFieldsOf of = { track_id, value, FALSE, NULL };
 
-  gst_ccl_blob_get_centroid (b, &cx, &cy);
-  take_uint (s, q_id, b->id);
-  take_uint (s, q_track_id, track_id);
-  take_uint64 (s, q_area, (guint64) b->area);
-  take_double (s, q_centroid_x, cx);
-  take_double (s, q_centroid_y, cy);
-  take_uint (s, q_value, value);
-  return s;
+  return gst_ccl_blob_structure_new (GST_CCL_BLOB_NAME_GPUCCLBLOB, b, &of);
 }
 
 static void
@@ -107,9 +46,8 @@ gst_buffer_add_ccl_blob_roi_meta (GstBuffer * buffer, const GstCclBlob * blob,
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
   g_return_val_if_fail (blob != NULL, NULL);
 
-  init_quarks ();
-  roi = gst_buffer_add_video_region_of_interest_meta_id (buffer, q_blob,
-      0, 0, 0, 0);
+  roi = gst_buffer_add_video_region_of_interest_meta_id (buffer,
+      gst_ccl_blob_quark (GST_CCL_BLOB_NAME_BLOB), 0, 0, 0, 0);
   if (!roi)
     return NULL;
   set_roi_box (roi, blob);
@@ -149,8 +87,8 @@ gst_ccl_blob_restore_roi_metas (GstBuffer * dest, const GstCclBlobMeta * meta)
   gpointer state = NULL;
   GstMeta *m;
   GPtrArray *gone = NULL;
+  const GQuark q_blob = gst_ccl_blob_quark (GST_CCL_BLOB_NAME_BLOB);
 
-  init_quarks ();
   while ((m = gst_buffer_iterate_meta_filtered (dest, &state,
               GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
     GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) m;
