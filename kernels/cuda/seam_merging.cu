@@ -68,17 +68,17 @@ template <bool CONN8>
 __device__ __forceinline__ void join_pairs(uint32_t *P, uint32_t here,
                                            const SeamPairs &p, uint32_t lane)
 {
-  if (!CONN8) {
+  if constexpr (!CONN8) {
     join(P, here, p.other[0]);
-    return;
-  }
-  for (int k = 0; k < 3; k++) {
-    if (!__any_sync(0xffffffffu, p.other[k] != NONE))
-      continue;
-    const unsigned peers = __match_any_sync(
-        0xffffffffu, (unsigned long long)here << 32 | p.other[k]);
-    if (p.other[k] != NONE && lane == (uint32_t)__ffs(peers) - 1)
-      join(P, here, p.other[k]);
+  } else {
+    for (int k = 0; k < 3; k++) {
+      if (!__any_sync(0xffffffffu, p.other[k] != NONE))
+        continue;
+      const unsigned peers = __match_any_sync(
+          0xffffffffu, (unsigned long long)here << 32 | p.other[k]);
+      if (p.other[k] != NONE && lane == (uint32_t)__ffs(peers) - 1)
+        join(P, here, p.other[k]);
+    }
   }
 }
 
