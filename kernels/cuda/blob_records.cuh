@@ -38,8 +38,10 @@ __device__ __forceinline__ unsigned long long from_status(unsigned long long s)
 }
 
 /* `before`: the components (low half) and blobs (high half) before the
- * blob's first pixel (x, y). */
+ * blob's first pixel (x, y). The record goes to the table and, among the
+ * first copy.n, to the host's copy too. */
 __device__ __forceinline__ void write_blob(GpucclBlob *blobs,
+                                           const Frame::HostCopy &copy,
                                            unsigned long long before,
                                            uint32_t y, uint32_t area,
                                            unsigned long long sum_x,
@@ -49,10 +51,17 @@ __device__ __forceinline__ void write_blob(GpucclBlob *blobs,
 {
   const uint32_t id = (uint32_t)before + 1, at = (uint32_t)(before >> 32);
   /* Two 16-byte stores: the record is 32 bytes (gpuccl.h). */
+  const uint4 a = make_uint4(id, area, x0 | y << 16, x1 | y1 << 16);
+  const uint4 b = make_uint4((uint32_t)sum_x, (uint32_t)(sum_x >> 32),
+                             (uint32_t)sum_y, (uint32_t)(sum_y >> 32));
   uint4 *dst = reinterpret_cast<uint4 *>(blobs + at);
-  dst[0] = make_uint4(id, area, x0 | y << 16, x1 | y1 << 16);
-  dst[1] = make_uint4((uint32_t)sum_x, (uint32_t)(sum_x >> 32),
-                      (uint32_t)sum_y, (uint32_t)(sum_y >> 32));
+  dst[0] = a;
+  dst[1] = b;
+  if (at < copy.n) {
+    uint4 *host = reinterpret_cast<uint4 *>(copy.blobs + at);
+    host[0] = a;
+    host[1] = b;
+  }
 }
 
 struct RecordsShared {
@@ -272,7 +281,7 @@ struct BlobRecords {
     const uint32_t gx0 = tx * S::W, gy0 = band * S::H;
     const uint32_t px = q.x & 0xffffu, area = q.x >> 16;
     const uint32_t ly = px / S::W, lx = px % S::W;
-    write_blob(blobs, before(lx, ly), gy0 + ly, area,
+    write_blob(blobs, f.copy, before(lx, ly), gy0 + ly, area,
                q.y + (unsigned long long)area * gx0,
                q.z + (unsigned long long)area * gy0, gx0 + (q.w & 0xff),
                gx0 + ((q.w >> 8) & 0xff), gy0 + (q.w >> 16));
@@ -296,8 +305,8 @@ struct BlobRecords {
       if (!f.filter.passes(o.area[p]))
         continue;
       const uint32_t x = o.key[p] % w, y = o.key[p] / w;
-      write_blob(blobs, before(x - gx0, y - gy0), y, o.area[p], o.sum_x[p],
-                 o.sum_y[p], o.x0[p], o.x1[p], o.y1[p]);
+      write_blob(blobs, f.copy, before(x - gx0, y - gy0), y, o.area[p],
+                 o.sum_x[p], o.sum_y[p], o.x0[p], o.x1[p], o.y1[p]);
     }
   }
 };
@@ -326,9 +335,13 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
   r.write_records();
   if (r.tile == (uint32_t)(f.tiles_x * f.tiles_y) - 1 && threadIdx.x == 0) {
     const unsigned long long total = s.band_before + counts;
-    f.header[0] = (uint32_t)total;
-    f.header[1] = (uint32_t)(total >> 32);
-    f.header[2] = (uint32_t)threshold_of(f.image);
+    const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
+                                (uint32_t)threshold_of(f.image)};
+    for (int k = 0; k < 3; k++) {
+      f.header[k] = header[k];
+      if (f.copy.header)
+        f.copy.header[k] = header[k];
+    }
   }
   Marks::at(5);
 }

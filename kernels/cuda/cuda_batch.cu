@@ -24,34 +24,38 @@ struct BatchItemKey {
   const void *blobs_h, *labels_h; /* regrown now and then */
 };
 
-/* Where the header and the first `fetched` blobs of one image go: the
- * context's pinned buffers, which kernels write in place (pinned memory is
- * mapped at the same address under unified addressing). */
+/* Whether an image's branch ends in a gather kernel: it fetches more
+ * blobs than blob records copies. */
+static bool gathers(const BatchItemKey &k)
+{
+  return k.fetched > k.key.tf.copy.n;
+}
+
+/* Blobs [from, to) of one image's table, which go to the context's pinned
+ * buffer, written in place by a kernel (pinned memory is mapped at the
+ * same address under unified addressing). */
 struct ResultCopy {
-  const uint32_t *header;
-  uint32_t *header_h;
   const GpucclBlob *table;
   GpucclBlob *blobs_h;
-  size_t fetched;
+  size_t from, to;
 };
 
-/* An image's downloads as one kernel at the end of its branch: the blocks
- * write its header and blobs into host memory, GATHER_CHUNK vectors each,
- * where a memcpy node per buffer would cost a copy's latency each. */
+/* The blobs an image fetches beyond those blob records copied, as one
+ * kernel at the end of its branch, GATHER_CHUNK vectors a block, where a
+ * memcpy node would cost a copy's latency. */
 constexpr int GATHER_THREADS = 256;
 constexpr size_t GATHER_CHUNK = 4 * GATHER_THREADS; /* 16-byte vectors */
 
 __global__ void __launch_bounds__(GATHER_THREADS)
     gather_results(ResultCopy r)
 {
-  if (blockIdx.x == 0 && threadIdx.x < 3)
-    r.header_h[threadIdx.x] = r.header[threadIdx.x];
   static_assert(sizeof(GpucclBlob) == 2 * sizeof(uint4), "two vectors");
   const uint4 *src = reinterpret_cast<const uint4 *>(r.table);
   uint4 *dst = reinterpret_cast<uint4 *>(r.blobs_h);
-  const size_t end = 2 * r.fetched;
-  for (size_t i = blockIdx.x * GATHER_CHUNK + threadIdx.x;
-       i < end && i < (blockIdx.x + 1) * GATHER_CHUNK; i += GATHER_THREADS)
+  const size_t end = 2 * r.to;
+  for (size_t i = 2 * r.from + blockIdx.x * GATHER_CHUNK + threadIdx.x;
+       i < end && i < 2 * r.from + (blockIdx.x + 1) * GATHER_CHUNK;
+       i += GATHER_THREADS)
     dst[i] = src[i];
 }
 
@@ -136,12 +140,11 @@ static GpucclStatus capture_item(CudaCtx *lead, CudaCtx *c,
   if (st == GPUCCL_OK && stop)
     LAUNCH(cudaEventRecordWithFlags(stop, c->stream, cudaEventRecordExternal),
            "event record");
-  if (st == GPUCCL_OK) {
-    const unsigned chunks =
-        (unsigned)std::max<size_t>(1, (2 * fetched + GATHER_CHUNK - 1) /
-                                          GATHER_CHUNK);
-    gather_results<<<chunks, GATHER_THREADS, 0, c->stream>>>(ResultCopy{
-        c->header, c->header_h, c->table, c->blobs_h, fetched});
+  if (st == GPUCCL_OK && fetched > c->copied) {
+    const unsigned chunks = (unsigned)((2 * (fetched - c->copied) +
+                                        GATHER_CHUNK - 1) / GATHER_CHUNK);
+    gather_results<<<chunks, GATHER_THREADS, 0, c->stream>>>(
+        ResultCopy{c->table, c->blobs_h, c->copied, fetched});
     LAUNCH(cudaGetLastError(), "result gather");
   }
   if (st == GPUCCL_OK && plan.params->want_labels)
@@ -203,7 +206,8 @@ static bool batch_same_shape(const BatchGraph *b, const BatchItemKey *keys,
     return false;
   for (size_t i = 0; i < n; i++)
     if (b->keys[i].c != keys[i].c ||
-        (keys[i].c && !graph_same_shape(b->keys[i].key, keys[i].key)))
+        (keys[i].c && (!graph_same_shape(b->keys[i].key, keys[i].key) ||
+                       gathers(b->keys[i]) != gathers(keys[i]))))
       return false;
   return true;
 }

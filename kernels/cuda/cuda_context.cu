@@ -507,7 +507,7 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
    * gain, or to rule it out). */
   const char *g = getenv("GPUCCL_CUDA_GRAPH");
   c->use_graph = !(g && strcmp(g, "0") == 0);
-  return ensure_blobs_h(c, 1024, error);
+  return ensure_blobs_h(c, RECORDS_COPY_BLOBS, error);
 }
 
 static GpucclStatus cuda_open(GpucclContext *ctx, int device_id,

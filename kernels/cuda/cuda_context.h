@@ -18,8 +18,9 @@
  * forest_tiles.h. The kernels run as one CUDA graph (HYBRID3's
  * convergence loop inside it as a WHILE node), captured again only when
  * the frame's size, parameters or buffers change (GPUCCL_CUDA_GRAPH=0:
- * kernel by kernel, HYBRID3 with a sync per round), then one download of
- * the header and table, one sync. Segments mode
+ * kernel by kernel, HYBRID3 with a sync per round; blob records writes the
+ * header and the table's first blobs into host memory), the download of
+ * any further blobs, one sync. Segments mode
  * (Stava and Benes) ends in the segment tail (ha4_kernels.h), sized by a
  * mid-frame count.
  *
@@ -92,9 +93,13 @@ struct CudaCtx {
   size_t copy_hint; /* blobs fetched with the header; adapts to the scene */
 
   /* The frame's blob table on the device, whichever pipeline made it, and
-   * how many blobs it can hold. */
+   * how many blobs it can hold; the header and the first `copied` blobs
+   * are already in header_h and blobs_h after the kernels (the tiled
+   * tail's blob records writes them: tile::Frame::copy), the rest is
+   * downloaded. */
   GpucclBlob *table;
   size_t table_cap;
+  size_t copied;
 
   /* Binary mode: the tiled tail's buffers (per image size) and frame. */
   tile::Buffers tiled;
@@ -206,6 +211,10 @@ GpucclStatus enqueue_nearest(CudaCtx *c, const GpucclNearestRequest *request,
 GpucclStatus enqueue_downloads(CudaCtx *c, const GpucclParams *params,
                                size_t fetched, size_t n_pixels,
                                GpucclError *error);
+/* Blobs of the table that blob records writes to host memory itself:
+ * fixed, so that the graph stays as the scene changes; beyond them the
+ * table is downloaded. */
+constexpr size_t RECORDS_COPY_BLOBS = 1024;
 GpucclStatus select_largest(CudaCtx *c, size_t n, uint32_t k,
                             GpucclError *error);
 GpucclStatus fetch_values(CudaCtx *c, uint32_t n_components, size_t n_blobs,
@@ -233,8 +242,8 @@ GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
 bool graph_same_shape(const GraphKey &a, const GraphKey &b);
 GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
                              const GpucclParams *params, GpucclError *error);
-/* The table the frame makes, and how many of its blobs to download with
- * the header for a hint of that many. */
+/* The table the frame makes, and how many of its blobs to have on the host
+ * with the header for a hint of that many (at least those copied). */
 void set_table(CudaCtx *c, const FramePlan &plan);
 size_t blobs_to_fetch(const CudaCtx *c, size_t hint);
 /* After the sync: the rest of the table, the result. */

@@ -4,6 +4,7 @@
  * segments mode: segment_frame.cu), what is done with the blob table
  * (cuda_table.cu) and the one sync, and overlays. A plain graphed frame
  * runs as a batch of one (cuda_batch.cu). */
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -231,6 +232,10 @@ static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
                                       : 0);
   tf.conn8 = f.conn8;
   tf.header = c->header;
+  /* blobs_h never holds fewer (cuda_context.cu). */
+  const size_t copied = std::min({RECORDS_COPY_BLOBS, c->blobs_cap,
+                                  tile::max_components(f.width, f.height)});
+  tf.copy = tile::Frame::HostCopy{c->header_h, c->blobs_h, (uint32_t)copied};
 }
 
 /* The frame's description for the kernels: input, binarisation, and the
@@ -308,12 +313,12 @@ void set_table(CudaCtx *c, const FramePlan &plan)
   c->table_cap = plan.segments ? c->n_max
                                : tile::max_components(plan.f.width,
                                                       plan.f.height);
+  c->copied = plan.segments ? 0 : c->tf.copy.n;
 }
 
 size_t blobs_to_fetch(const CudaCtx *c, size_t hint)
 {
-  size_t n = hint < c->blobs_cap ? hint : c->blobs_cap;
-  return n < c->table_cap ? n : c->table_cap;
+  return std::min({std::max(hint, c->copied), c->blobs_cap, c->table_cap});
 }
 
 /* After the kernels: the nearest blobs and the boxes and crosses of a
@@ -552,7 +557,7 @@ GpucclStatus cuda_draw(GpucclContext *ctx, const GpucclFrame *frame,
 }
 
 /* A frame that runs in a batch (runs_in_batch) is a batch of one
- * (cuda_batch.cu): its header and first blobs come back by a small kernel
+ * (cuda_batch.cu): its header and first blobs come back from blob records
  * in the graph rather than two copies after it. result is ctx->last,
  * where the batch leaves it. */
 GpucclStatus cuda_process(GpucclContext *ctx, const GpucclImage *image,

@@ -67,18 +67,22 @@ GpucclStatus enqueue_nearest(CudaCtx *c,
   return GPUCCL_OK;
 }
 
-/* One download (header, the blobs likely there, labels), queued beside
- * the search. */
+/* The downloads, queued beside the search: what the kernels did not write
+ * to host memory themselves (the header of a segments frame, the blobs
+ * likely there beyond those copied), the labels. */
 GpucclStatus enqueue_downloads(CudaCtx *c, const GpucclParams *params,
-                                      size_t fetched, size_t n_pixels,
-                                      GpucclError *error)
+                               size_t fetched, size_t n_pixels,
+                               GpucclError *error)
 {
-  LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
-                         cudaMemcpyDeviceToHost, c->stream),
-         "header download");
-  LAUNCH(cudaMemcpyAsync(c->blobs_h, c->table, fetched * sizeof(GpucclBlob),
-                         cudaMemcpyDeviceToHost, c->stream),
-         "blob table download");
+  if (!c->copied)
+    LAUNCH(cudaMemcpyAsync(c->header_h, c->header, 3 * sizeof(uint32_t),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "header download");
+  if (fetched > c->copied)
+    LAUNCH(cudaMemcpyAsync(c->blobs_h + c->copied, c->table + c->copied,
+                           (fetched - c->copied) * sizeof(GpucclBlob),
+                           cudaMemcpyDeviceToHost, c->stream),
+           "blob table download");
   if (params->want_labels)
     LAUNCH(cudaMemcpyAsync(c->labels_h, c->labels_d,
                            n_pixels * sizeof(uint32_t),

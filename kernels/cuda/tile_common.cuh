@@ -144,6 +144,16 @@ struct Frame {
    * decoupled look-back (blob_records.cu): each band's status word.
    * Cleared by open merging for the next kernel. */
   unsigned long long *band_status;
+  /* Host memory (pinned, mapped) where blob records also writes the header
+   * and the table's first n blobs, read after the frame's sync: no download
+   * follows the kernels of a sparse frame. n is fixed per context, not per
+   * scene, so that a frame's graph does not change with its blob count;
+   * 0: no copy. */
+  struct HostCopy {
+    uint32_t *header;
+    GpucclBlob *blobs;
+    uint32_t n;
+  } copy;
 };
 
 /* Cells of a frame: one per image row and tile column. */

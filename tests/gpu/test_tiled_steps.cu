@@ -10,7 +10,8 @@
 //  - open merging: each root holds its whole component's features;
 //  - blob records: the start bitmap marks every component's first pixel,
 //    each cell's offset counts those before it, and the table is the
-//    whole image's, with and without an area filter;
+//    whole image's, with and without an area filter; so are the header
+//    and the first blobs it also writes to host memory, and no more;
 //  - label image: the labels of the whole image.
 // Exit 77 without a usable CUDA device.
 #include <algorithm>
@@ -76,7 +77,13 @@ struct Run {
   tile::Frame f{};
   uint8_t *d_img = nullptr;
   uint32_t *d_labels = nullptr;
+  // Blob records' host copy (pinned), COPY_GUARD entries past its n.
+  static constexpr uint32_t COPY_GUARD = 8;
+  uint32_t *header_h = nullptr;
+  GpucclBlob *blobs_h = nullptr;
 };
+
+static const uint8_t UNTOUCHED = 0xa5;
 
 static void check_tile_labeling(Run &r)
 {
@@ -225,6 +232,21 @@ static void check_component_ids(Run &r, const Oracle &whole, uint32_t min_area,
     }
 }
 
+// Blobs [0, n) against the passing components want[0, n).
+static void check_blobs(const Run &r, const Oracle &whole, const std::vector<long> &want,
+                        const GpucclBlob *blobs, size_t n, const char *where)
+{
+  for (size_t k = 0; k < n; k++) {
+    const GpucclBlob &q = blobs[k];
+    const OracleStats &s = whole.stats[want[k]];
+    EXPECT(q.id == want[k] + 1 && q.area == s.area && q.sum_x == s.sum_x &&
+               q.sum_y == s.sum_y && q.x0 == s.x0 && q.y0 == s.y0 && q.x1 == s.x1 &&
+               q.y1 == s.y1,
+           "%dx%d c%d: %s blob %zu (id %u, area %u) is not component %ld (area %llu)", r.w,
+           r.h, r.conn, where, k, q.id, q.area, want[k] + 1, (unsigned long long)s.area);
+  }
+}
+
 static void check_table_and_labels(Run &r, const Oracle &whole, uint32_t min_area,
                                    uint32_t max_area)
 {
@@ -239,15 +261,18 @@ static void check_table_and_labels(Run &r, const Oracle &whole, uint32_t min_are
          "%dx%d c%d: header %u components %u blobs, want %ld %zu", r.w, r.h, r.conn, header[0],
          header[1], whole.n, want.size());
   auto blobs = down(r.b.blobs, std::min<size_t>(header[1], want.size()));
-  for (size_t k = 0; k < blobs.size(); k++) {
-    const GpucclBlob &q = blobs[k];
-    const OracleStats &s = whole.stats[want[k]];
-    EXPECT(q.id == want[k] + 1 && q.area == s.area && q.sum_x == s.sum_x &&
-               q.sum_y == s.sum_y && q.x0 == s.x0 && q.y0 == s.y0 && q.x1 == s.x1 &&
-               q.y1 == s.y1,
-           "%dx%d c%d: blob %zu (id %u, area %u) is not component %ld (area %llu)", r.w, r.h,
-           r.conn, k, q.id, q.area, want[k] + 1, (unsigned long long)s.area);
-  }
+  check_blobs(r, whole, want, blobs.data(), blobs.size(), "table");
+  // The host copy: the header, the first copy.n blobs, nothing past them.
+  EXPECT(std::equal(header.begin(), header.end(), r.header_h),
+         "%dx%d c%d: host header %u %u %u, device's %u %u %u", r.w, r.h, r.conn, r.header_h[0],
+         r.header_h[1], r.header_h[2], header[0], header[1], header[2]);
+  const size_t copied = std::min<size_t>(r.f.copy.n, want.size());
+  check_blobs(r, whole, want, r.blobs_h, copied, "host copy's");
+  const uint8_t *rest = reinterpret_cast<const uint8_t *>(r.blobs_h + copied);
+  const size_t rest_bytes = (r.f.copy.n + Run::COPY_GUARD - copied) * sizeof(GpucclBlob);
+  EXPECT(std::all_of(rest, rest + rest_bytes, [](uint8_t v) { return v == UNTOUCHED; }),
+         "%dx%d c%d: host copy of %u blobs written past blob %zu", r.w, r.h, r.conn,
+         r.f.copy.n, copied);
   auto labels = down(r.d_labels, (size_t)r.w * r.h);
   EXPECT(labels == whole.labels, "%dx%d c%d: label image differs", r.w, r.h, r.conn);
 }
@@ -259,10 +284,17 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   CK(cudaMalloc(&r.d_img, img.size()));
   CK(cudaMalloc(&r.d_labels, img.size() * 4));
   CK(cudaMemcpy(r.d_img, img.data(), img.size(), cudaMemcpyHostToDevice));
+  // A host copy shorter than most tables, and one of the library's size.
+  const uint32_t copy_n[2] = {1024, 37};
+  CK(cudaMallocHost(&r.header_h, 3 * sizeof(uint32_t)));
+  CK(cudaMallocHost(&r.blobs_h, (copy_n[0] + Run::COPY_GUARD) * sizeof(GpucclBlob)));
   const Oracle whole(img.data(), w, h, w, conn);
   for (int filtered = 0; filtered < 2; filtered++) {
     const uint32_t min_area = filtered ? 3 : 0, max_area = filtered ? 60 : 0;
+    memset(r.header_h, UNTOUCHED, 3 * sizeof(uint32_t));
+    memset(r.blobs_h, UNTOUCHED, (copy_n[filtered] + Run::COPY_GUARD) * sizeof(GpucclBlob));
     r.f = r.b.frame;
+    r.f.copy = tile::Frame::HostCopy{r.header_h, r.blobs_h, copy_n[filtered]};
     r.f.image.data = r.d_img;
     r.f.image.stride = w;
     r.f.image.width = w;
@@ -286,6 +318,8 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   tile::buffers_free(r.b, dfree);
   cudaFree(r.d_img);
   cudaFree(r.d_labels);
+  cudaFreeHost(r.header_h);
+  cudaFreeHost(r.blobs_h);
 }
 
 // --quick: sides up to 300 (for compute-sanitizer).
