@@ -141,8 +141,13 @@ GpucclStatus gpuccl_background_prepare(GpucclContext *ctx,
   }
   const bool previous =
       !wide && bg->params.mode == GPUCCL_BACKGROUND_DIFFERENCE;
-  const size_t bytes = (size_t)image->width * image->height *
-                       gpuccl_motion_value_bytes(wide, previous);
+  /* 16-bit samples: rows of whole 32-pixel words, the CUDA backend's
+   * layout (cuda/motion_layout.cuh); the CPU backend's row-major model
+   * uses the first width * height values. */
+  const size_t row = wide ? ((size_t)image->width + 31) & ~(size_t)31
+                          : (size_t)image->width;
+  const size_t bytes =
+      row * image->height * gpuccl_motion_value_bytes(wide, previous);
   if (bytes > bg->model_bytes) {
     if (bg->model)
       ctx->ops->model_free(ctx, bg->model);

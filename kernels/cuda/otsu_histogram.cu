@@ -7,6 +7,7 @@
  * labeling; the histogram is cleared after use, ready for the next frame. */
 #include "../otsu.h"
 #include "ha4_kernels.h"
+#include "motion_layout.cuh"
 
 template <GpucclPixelFormat FMT>
 __global__ void __launch_bounds__(256) otsu_histogram(Ha4Frame f, uint32_t *hist)
@@ -22,7 +23,7 @@ __global__ void __launch_bounds__(256) otsu_histogram(Ha4Frame f, uint32_t *hist
     if (f.motion.model) { /* the difference from the model, not learned */
       const bool wide = FMT == GPUCCL_PIXEL_U16;
       v = gpuccl_motion_frame_diff(
-          v, gpuccl_motion_model_at(&f.motion, i, wide), &f.motion,
+          v, cuda_model_at(f.motion, f.width, x, y, wide), &f.motion,
           gpuccl_motion_shift(wide));
     }
     if (FMT == GPUCCL_PIXEL_U16)

@@ -6,6 +6,7 @@
 #ifndef GPUCCL_TILE_SAMPLES_CUH
 #define GPUCCL_TILE_SAMPLES_CUH
 
+#include "motion_layout.cuh"
 #include "tile_common.cuh"
 
 namespace tile {
@@ -43,11 +44,12 @@ __device__ __forceinline__ unsigned sample_at(const Image &im,
   return p[im.channel_offset];
 }
 
-/* The foreground bits of pixels x .. x + 31 of row y (inside the image)
- * by motion (motion.h): each sample against its model value, read and
- * (when this kernel learns) written back in the same pass, 16 bytes at a
- * time where the word lies whole and aligned in the model. Each thread
- * owns its word's model values: no other thread touches them. */
+/* The foreground bits of pixels x .. x + 31 of row y (inside the image; x
+ * a multiple of 32) by motion (motion.h): each sample against its model
+ * value, read and (when this kernel learns) written back in the same pass,
+ * 16 bytes at a time where the word lies whole in the image and its model
+ * on 16-byte boundaries (motion_layout.cuh). Each thread owns its word's
+ * model values: no other thread touches them. */
 template <GpucclPixelFormat FMT, typename T>
 __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
                                                    unsigned thr,
@@ -58,9 +60,12 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
   /* A byte model (motion.h, `previous`) stores B >> 8. */
   constexpr unsigned STORED = sizeof(T) == 1 ? 8u : 0u;
   constexpr int PER = 16 / sizeof(T); /* model values per 16 bytes */
-  T *model = static_cast<T *>(im.motion.model) + (size_t)y * im.width + x;
+  T *const model = static_cast<T *>(im.motion.model);
+  T *const word = model_chunked<T> ? model + model_offset<T>(im.width, x, y)
+                                   : model + (size_t)y * im.width + x;
   uint32_t m = 0;
-  if (x + 32 <= im.width && (reinterpret_cast<uintptr_t>(model) & 15) == 0) {
+  if (x + 32 <= im.width &&
+      (model_chunked<T> || (reinterpret_cast<uintptr_t>(word) & 15) == 0)) {
     /* U8 samples on a 16-byte boundary: two vector loads, four samples a
      * word of s (as the threshold path reads them). */
     const bool u8_vector =
@@ -78,11 +83,12 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
      * go to L2 (the 4-byte model of U16 samples: 8 lines' worth a warp
      * instruction). */
     constexpr int CHUNKS = 32 / PER;
-    uint4 *q = reinterpret_cast<uint4 *>(model);
+    uint4 *q = reinterpret_cast<uint4 *>(word);
+    const size_t step = model_chunk_step<T>(im.width);
     uint4 v4[CHUNKS];
 #pragma unroll
     for (int c = 0; c < CHUNKS; c++)
-      v4[c] = q[c];
+      v4[c] = q[c * step];
 #pragma unroll
     for (int c = 0; c < CHUNKS; c++) {
       T v[PER];
@@ -103,18 +109,21 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
     if (im.motion_learns) {
 #pragma unroll
       for (int c = 0; c < CHUNKS; c++)
-        q[c] = v4[c];
+        q[c * step] = v4[c];
     }
     return m;
   }
   const int n = min(32, im.width - x);
   for (int i = 0; i < n; i++) {
-    uint32_t b = (uint32_t)model[i] << STORED;
+    T *const v = model_chunked<T>
+                     ? model + model_offset<T>(im.width, x + i, y)
+                     : word + i;
+    uint32_t b = (uint32_t)*v << STORED;
     m |= (uint32_t)gpuccl_motion_pixel(sample_at<FMT>(im, row, x + i), &b,
                                        &im.motion, thr, im.invert, SHIFT)
          << i;
     if (im.motion_learns)
-      model[i] = (T)(b >> STORED);
+      *v = (T)(b >> STORED);
   }
   return m;
 }
