@@ -38,37 +38,24 @@ gst_ccl_blob_quark (GstCclBlobName name)
   return quarks[name];
 }
 
-/* One field appended: the value is made here and handed over, which skips
- * the varargs' collection and copy of gst_structure_new_id. */
-static void
-take_uint (GstStructure * s, GstCclBlobName field, guint v)
-{
-  GValue value = G_VALUE_INIT;
+/* take_uint, take_uint64, take_double: one field appended. The value is
+ * made here and handed over, which skips the varargs' collection and copy
+ * of gst_structure_new_id. */
+#define DEFINE_TAKE(type, TYPE, ctype)                                  \
+  static void                                                           \
+  take_##type (GstStructure * s, GstCclBlobName field, ctype v)         \
+  {                                                                     \
+    GValue value = G_VALUE_INIT;                                        \
+                                                                        \
+    g_value_init (&value, G_TYPE_##TYPE);                               \
+    g_value_set_##type (&value, v);                                     \
+    gst_structure_id_take_value (s, quarks[field], &value);             \
+  }
 
-  g_value_init (&value, G_TYPE_UINT);
-  g_value_set_uint (&value, v);
-  gst_structure_id_take_value (s, quarks[field], &value);
-}
-
-static void
-take_uint64 (GstStructure * s, GstCclBlobName field, guint64 v)
-{
-  GValue value = G_VALUE_INIT;
-
-  g_value_init (&value, G_TYPE_UINT64);
-  g_value_set_uint64 (&value, v);
-  gst_structure_id_take_value (s, quarks[field], &value);
-}
-
-static void
-take_double (GstStructure * s, GstCclBlobName field, gdouble v)
-{
-  GValue value = G_VALUE_INIT;
-
-  g_value_init (&value, G_TYPE_DOUBLE);
-  g_value_set_double (&value, v);
-  gst_structure_id_take_value (s, quarks[field], &value);
-}
+DEFINE_TAKE (uint, UINT, guint)
+DEFINE_TAKE (uint64, UINT64, guint64)
+DEFINE_TAKE (double, DOUBLE, gdouble)
+#undef DEFINE_TAKE
 
 static void
 take_box (GstStructure * s, const GstCclBlob * b)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The C sample of docs/install.md: a user's program built against an
- * installed gpucclblob (pkg-config gstcclblobmeta) that runs the element
- * on three frames of a moving ball and reads each frame's blob table in a
- * pad probe, with the README's loop. Exit 0 when every frame had one blob
- * on track 1. */
+/* The C sample of docs/install.md and docs/metadata.md: a user's program
+ * built against an installed gpucclblob or the build tree (pkg-config
+ * gstcclblobmeta, or its uninstalled .pc) that runs the element on three
+ * frames of a moving ball and reads each frame's blob table in a pad
+ * probe, with the README's loop. Exit 0 when every frame had one blob on
+ * track 1. */
 #include <gpucclblob/gstcclblobmeta.h>
 
 static guint frames_ok;

@@ -52,21 +52,26 @@ open("readme-pipeline.sh", "w").write(sh)
 open("app.py", "w").write(block("## Reading the blobs", "python"))
 PY
 
+# A README block as printed: SCRIPT must run and print COUNT gpucclblob
+# messages whose fields match PATTERN (WHAT names them). Its output stays
+# in $out for the step's own checks.
+run_block() {  # SCRIPT COUNT WHAT [PATTERN]
+  local n
+  cat "$1"
+  out=$(bash -e "$1" 2>&1) || { echo "$out" | tail; fail "$1"; }
+  n=$(grep -c "from element \"gpucclblob0\" (element): gpucclblob,${4:-}" <<<"$out" || true)
+  [ "$n" -eq "$2" ] || { echo "$out" | tail; fail "$1: $n $3, not $2"; }
+  echo "$2 $3"
+}
+
 step "A pipeline, as printed"
-cat readme-headless.sh
-out=$(bash -e readme-headless.sh 2>&1) || { echo "$out" | tail; fail "the headless pipeline"; }
-n=$(grep -c 'from element "gpucclblob0" (element): gpucclblob,.*track-id\\=\\(uint\\)1' <<<"$out" || true)
-[ "$n" -eq 30 ] || { echo "$out" | tail; fail "$n gpucclblob messages with track 1, not 30"; }
-echo "30 gpucclblob messages with track 1"
+run_block readme-headless.sh 30 "gpucclblob messages with track 1" \
+  '.*track-id\\=\\(uint\\)1'
 grep '^{"frame"' <<<"$out"
 [ "$(grep -c '^{"frame".*"track-id":1' <<<"$out")" -eq 2 ] || fail "gpucclblob-watch"
 
 step "A pipeline, the camera's with videotestsrc and fakesink"
-cat readme-pipeline.sh
-out=$(bash -e readme-pipeline.sh 2>&1) || { echo "$out" | tail; fail "the pipeline"; }
-n=$(grep -c 'from element "gpucclblob0" (element): gpucclblob,' <<<"$out" || true)
-[ "$n" -eq 10 ] || { echo "$out" | tail; fail "$n gpucclblob messages, not 10"; }
-echo "10 gpucclblob messages"
+run_block readme-pipeline.sh 10 "gpucclblob messages"
 
 step "meson devenv -C build -w . python3 app.py"
 out=$(meson devenv -C build -w . python3 app.py 2>&1) || { echo "$out"; fail "app.py"; }
