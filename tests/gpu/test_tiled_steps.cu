@@ -330,8 +330,11 @@ int main(int argc, char **argv)
     printf("no usable CUDA device: skipped\n");
     return 77;
   }
-  const int sizes[][2] = {{1, 1}, {40, 9}, {256, 16}, {300, 70}, {600, 500}, {513, 47},
-                          {1000, 333}};
+  /* 270 x 1100: 35 bands, past one warp of blob records' look-back;
+   * 1290 x 40: 6 tiles a band, three rounds of its groups. */
+  const int sizes[][2] = {{1, 1},     {40, 9},     {256, 16},  {300, 70},
+                          {600, 500}, {513, 47},   {1000, 333}, {270, 1100},
+                          {1290, 40}};
   uint32_t seed = 11;
   for (auto &sz : sizes)
     for (int conn : {4, 8}) {
