@@ -32,9 +32,13 @@
  * time.
  *   gpuccl-host-path-bench [--size WxH] [--scenes empty,squares]
  *                          [--frames N] [--gap-us N] [--context primary|cuda]
+ *                          [--buffers N]
  * --context cuda: the context of gpuccl_context_new_cuda on the device's
  * primary CUcontext, as the element labels CUDA memory (the context pushed
  * and popped around each call); primary: gpuccl_context_new.
+ * --buffers N: the scene in N device images, one after the other, as a
+ * pool of GstCudaMemory buffers hands them (default 1: the same image
+ * every frame).
  * Exits 77 without a usable CUDA device. */
 #include <algorithm>
 #include <cstdio>
@@ -56,6 +60,7 @@ struct Options {
   int width = 1920, height = 1080, frames = 300, gap_us = 2000;
   std::vector<std::string> scenes = {"empty", "squares"};
   bool cuda_context = false;
+  int buffers = 1;
 };
 
 /* empty, or squares: 64 squares of 24 px on an 8 x 8 grid (64 blobs). */
@@ -95,10 +100,13 @@ struct Run {
   GpucclImage image;
   GpucclParams params;
   size_t blobs;
+  std::vector<void *> buffers; /* the scene's copies, taken in turn */
+  size_t next;
 };
 
 bool call(Run &r)
 {
+  r.image.data = r.buffers[r.next++ % r.buffers.size()];
   GpucclResult res;
   GpucclError e = {};
   if (gpuccl_process(r.ctx, &r.image, &r.params, &res, &e) != GPUCCL_OK) {
@@ -202,12 +210,19 @@ void *primary_context()
   return c;
 }
 
+void close_run(Run &r)
+{
+  gpuccl_context_free(r.ctx);
+  for (void *p : r.buffers)
+    cudaFree(p);
+  r.buffers.clear();
+}
+
 /* The scene's context and image in device memory, or false after saying
  * why (nothing left to free). */
 bool open_run(const Options &o, const std::string &scene, Run &r)
 {
   GpucclError e = {};
-  void *dev = nullptr;
   if (o.cuda_context) {
     void *cu = primary_context();
     r.ctx = cu ? gpuccl_context_new_cuda(cu, nullptr, &e) : nullptr;
@@ -215,26 +230,27 @@ bool open_run(const Options &o, const std::string &scene, Run &r)
     r.ctx = gpuccl_context_new(GPUCCL_BACKEND_CUDA, 0, &e);
   }
   const std::vector<uint8_t> px = make_scene(scene, o.width, o.height);
-  if (!r.ctx || cudaMalloc(&dev, px.size()) != cudaSuccess ||
-      cudaMemcpy(dev, px.data(), px.size(), cudaMemcpyHostToDevice) !=
-          cudaSuccess) {
+  bool ok = r.ctx != nullptr;
+  for (int k = 0; ok && k < o.buffers; k++) {
+    void *dev = nullptr;
+    ok = cudaMalloc(&dev, px.size()) == cudaSuccess;
+    if (ok)
+      r.buffers.push_back(dev);
+    ok = ok && cudaMemcpy(dev, px.data(), px.size(),
+                          cudaMemcpyHostToDevice) == cudaSuccess;
+  }
+  if (!ok) {
     fprintf(stderr, "%s: %s\n", scene.c_str(),
             r.ctx ? "device image" : e.message);
-    gpuccl_context_free(r.ctx);
-    cudaFree(dev);
+    close_run(r);
     return false;
   }
-  r.image = GpucclImage{dev, o.width, o.height, (size_t)o.width,
+  r.image = GpucclImage{r.buffers[0], o.width, o.height, (size_t)o.width,
                         GPUCCL_PIXEL_U8, 0, 0, 0};
   gpuccl_params_init(&r.params);
   return true;
 }
 
-void close_run(Run &r)
-{
-  gpuccl_context_free(r.ctx);
-  cudaFree(const_cast<void *>(r.image.data));
-}
 
 /* One row: the scene, its timing and the medians of its three runs. */
 void print_row(const std::string &scene, const char *timing, size_t blobs,
@@ -314,7 +330,7 @@ int usage(const char *argv0)
 {
   fprintf(stderr,
           "usage: %s [--size WxH] [--scenes empty,squares] [--frames N] "
-          "[--gap-us N] [--context primary|cuda]\n",
+          "[--gap-us N] [--context primary|cuda] [--buffers N]\n",
           argv0);
   return 2;
 }
@@ -335,6 +351,8 @@ int parse_options(int argc, char **argv, Options &o)
     else if (!strcmp(a, "--context") && v &&
              (!strcmp(v, "primary") || !strcmp(v, "cuda")))
       o.cuda_context = !strcmp(argv[++i], "cuda");
+    else if (!strcmp(a, "--buffers") && v && atoi(v) > 0 && atoi(v) <= 64)
+      o.buffers = atoi(argv[++i]);
     else
       return usage(argv[0]);
   }
@@ -364,9 +382,9 @@ void print_header(const Options &o)
 {
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  printf("# gpuccl-host-path-bench: %s, %dx%d GRAY8 in device memory, %s "
-         "context, %d frames, medians in us\n",
-         prop.name, o.width, o.height,
+  printf("# gpuccl-host-path-bench: %s, %dx%d GRAY8 in device memory (%d "
+         "buffer%s in turn), %s context, %d frames, medians in us\n",
+         prop.name, o.width, o.height, o.buffers, o.buffers > 1 ? "s" : "",
          o.cuda_context ? "gpuccl_context_new_cuda (element)" : "primary",
          o.frames);
   printf("# plain: wall without stamps; wall: with them. host: before the "

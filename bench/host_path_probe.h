@@ -27,6 +27,9 @@ enum Api {
   API_STREAM_WAIT_EVENT,
   API_MEMCPY_ASYNC,
   API_BEGIN_CAPTURE, /* a graph captured again: not steady state */
+  API_END_CAPTURE,
+  API_GRAPH_UPDATE,      /* the captured graph into the instantiated one */
+  API_GRAPH_INSTANTIATE, /* or a new instantiation */
   API_GRAPH_LAUNCH,
   API_STREAM_SYNC,
   N_API

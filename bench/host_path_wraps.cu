@@ -17,8 +17,9 @@ const char *const api_names[N_API] = {
     "cudaSetDevice",         "cudaPointerGetAttributes",
     "cudaGetLastError",      "cudaEventRecord",
     "cudaStreamWaitEvent",   "cudaMemcpyAsync",
-    "cudaStreamBeginCapture", "cudaGraphLaunch",
-    "cudaStreamSynchronize"};
+    "cudaStreamBeginCapture", "cudaStreamEndCapture",
+    "cudaGraphExecUpdate",   "cudaGraphInstantiate",
+    "cudaGraphLaunch",       "cudaStreamSynchronize"};
 
 Probe probe;
 
@@ -87,6 +88,11 @@ cudaError_t __real_cudaMemcpyAsync(void *, const void *, size_t,
                                    cudaMemcpyKind, cudaStream_t);
 cudaError_t __real_cudaStreamBeginCapture(cudaStream_t,
                                           cudaStreamCaptureMode);
+cudaError_t __real_cudaStreamEndCapture(cudaStream_t, cudaGraph_t *);
+cudaError_t __real_cudaGraphExecUpdate(cudaGraphExec_t, cudaGraph_t,
+                                       cudaGraphExecUpdateResultInfo *);
+cudaError_t __real_cudaGraphInstantiate(cudaGraphExec_t *, cudaGraph_t,
+                                        unsigned long long);
 cudaError_t __real_cudaGraphLaunch(cudaGraphExec_t, cudaStream_t);
 cudaError_t __real_cudaStreamSynchronize(cudaStream_t);
 
@@ -135,6 +141,30 @@ cudaError_t __wrap_cudaStreamBeginCapture(cudaStream_t stream,
 {
   return timed(API_BEGIN_CAPTURE,
                [&] { return __real_cudaStreamBeginCapture(stream, mode); });
+}
+
+cudaError_t __wrap_cudaStreamEndCapture(cudaStream_t stream,
+                                        cudaGraph_t *graph)
+{
+  return timed(API_END_CAPTURE,
+               [&] { return __real_cudaStreamEndCapture(stream, graph); });
+}
+
+cudaError_t __wrap_cudaGraphExecUpdate(cudaGraphExec_t exec,
+                                       cudaGraph_t graph,
+                                       cudaGraphExecUpdateResultInfo *info)
+{
+  return timed(API_GRAPH_UPDATE,
+               [&] { return __real_cudaGraphExecUpdate(exec, graph, info); });
+}
+
+cudaError_t __wrap_cudaGraphInstantiate(cudaGraphExec_t *exec,
+                                        cudaGraph_t graph,
+                                        unsigned long long flags)
+{
+  return timed(API_GRAPH_INSTANTIATE, [&] {
+    return __real_cudaGraphInstantiate(exec, graph, flags);
+  });
 }
 
 /* The frame's graph: stamped around the call; an event after it marks
