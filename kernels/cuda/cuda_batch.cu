@@ -5,9 +5,10 @@
  * graph is launched before the host waits for the first. The branches
  * run side by side, so the tail's short kernels of one image fill the
  * gaps of another's, and the batch pays one launch and one sync. The
- * graph is kept by the first context and re-captured when an image's
- * frame key or download size changes, updated in place when the shapes
- * allow (as cuda_frame.cu does for one frame). */
+ * first context keeps instances of the graph for the last few keys (frame
+ * keys and download sizes, the images' addresses among them); other keys
+ * capture it again, and update the least recently used instance in place
+ * when the shapes allow (as cuda_frame.cu does for one frame). */
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -59,26 +60,50 @@ __global__ void __launch_bounds__(GATHER_THREADS)
     dst[i] = src[i];
 }
 
-/* What a context that leads batches keeps: the graph and its key, and the
- * arrays of a call (grown, never shrunk: no allocation in steady state). */
-struct BatchGraph {
+/* One instance of a batch's graph and the keys it runs. */
+struct BatchExec {
   cudaGraphExec_t exec;
   BatchItemKey *keys;
   size_t n;
+  bool stop_inside; /* the graph records the lead's ev_stop itself */
+  uint64_t used;    /* when it last ran, for the least recently used */
+};
+
+/* Instances kept per leading context. A pool of device frames taken in
+ * turn (GstCudaMemory buffers) gives each frame address a key of its own:
+ * with an instance each, a frame at a known address captures and updates
+ * nothing, where a single instance is captured again and updated at every
+ * frame (several µs of host time, more after an idle gap:
+ * docs/gpu-host/host-path-h100.txt). */
+constexpr int BATCH_EXECS = 16;
+
+/* What a context that leads batches keeps: the graph's instances and their
+ * keys, and the arrays of a call (grown, never shrunk: no allocation in
+ * steady state). */
+struct BatchGraph {
+  BatchExec execs[BATCH_EXECS];
+  BatchExec *current; /* the instance the call launches */
+  uint64_t calls;
   FramePlan *plans;      /* per image */
   CudaCtx **cs;          /* per image and group */
   BatchItemKey *scratch; /* per image and group */
   size_t plans_cap, groups_cap;
-  bool stop_inside; /* the graph records the lead's ev_stop itself */
 };
+
+static void batch_exec_free(BatchExec &e)
+{
+  if (e.exec)
+    cudaGraphExecDestroy(e.exec);
+  delete[] e.keys;
+  e = BatchExec{};
+}
 
 void batch_graph_free(CudaCtx *c)
 {
   if (!c->batch)
     return;
-  if (c->batch->exec)
-    cudaGraphExecDestroy(c->batch->exec);
-  delete[] c->batch->keys;
+  for (BatchExec &e : c->batch->execs)
+    batch_exec_free(e);
   delete[] c->batch->plans;
   delete[] c->batch->cs;
   delete[] c->batch->scratch;
@@ -174,6 +199,7 @@ static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
   for (size_t i = 0; i < n; i++)
     graphed += cs[i] != nullptr;
   *stop_inside = graphed == 1;
+  count_graph_capture();
   CK(cudaStreamBeginCapture(lead->stream, cudaStreamCaptureModeThreadLocal),
      "batch capture");
   cudaError_t err = cudaEventRecord(lead->ev_batch, lead->stream);
@@ -199,7 +225,7 @@ static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
 
 /* The same images on the same contexts with kernels of the same shapes:
  * an update in place can do. */
-static bool batch_same_shape(const BatchGraph *b, const BatchItemKey *keys,
+static bool batch_same_shape(const BatchExec *b, const BatchItemKey *keys,
                              size_t n)
 {
   if (!b->exec || b->n != n)
@@ -212,15 +238,45 @@ static bool batch_same_shape(const BatchGraph *b, const BatchItemKey *keys,
   return true;
 }
 
-/* lead->batch runs `keys`: kept, updated or captured afresh. */
+/* The instance that runs `keys` already, or NULL. */
+static BatchExec *find_exec(BatchGraph *b, const BatchItemKey *keys,
+                            size_t n)
+{
+  for (BatchExec &e : b->execs)
+    if (e.exec && e.n == n && memcmp(e.keys, keys, n * sizeof *keys) == 0)
+      return &e;
+  return nullptr;
+}
+
+/* Where new keys go: an empty instance, else the least recently used. */
+static BatchExec *spare_exec(BatchGraph *b)
+{
+  BatchExec *spare = &b->execs[0];
+  for (BatchExec &e : b->execs) {
+    if (!e.exec)
+      return &e;
+    if (e.used < spare->used)
+      spare = &e;
+  }
+  return spare;
+}
+
+/* lead->batch->current runs `keys`: an instance kept for them, else one
+ * captured afresh, updated in place or instantiated. */
 static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
                                        const FramePlan *plans,
                                        const BatchItemKey *keys, size_t n,
                                        size_t *failed, GpucclError *error)
 {
-  BatchGraph *b = lead->batch;
-  if (b->exec && b->n == n && memcmp(b->keys, keys, n * sizeof *keys) == 0)
+  BatchGraph *bg = lead->batch;
+  BatchExec *b = find_exec(bg, keys, n);
+  if (b) {
+    b->used = ++bg->calls;
+    bg->current = b;
     return GPUCCL_OK;
+  }
+  b = spare_exec(bg);
+  bg->current = nullptr;
   cudaGraph_t graph = nullptr;
   bool stop_inside = false;
   GpucclStatus st = capture_batch(lead, cs, plans, keys, n, &graph,
@@ -260,6 +316,8 @@ static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
   memcpy(b->keys, keys, n * sizeof *keys);
   b->n = n;
   b->stop_inside = stop_inside;
+  b->used = ++bg->calls;
+  bg->current = b;
   return GPUCCL_OK;
 }
 
@@ -365,8 +423,9 @@ static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
   if (st != GPUCCL_OK)
     return st;
   LAUNCH(cudaEventRecord(lead->ev_start, lead->stream), "event record");
-  LAUNCH(cudaGraphLaunch(lead->batch->exec, lead->stream), "batch launch");
-  if (!lead->batch->stop_inside)
+  LAUNCH(cudaGraphLaunch(lead->batch->current->exec, lead->stream),
+         "batch launch");
+  if (!lead->batch->current->stop_inside)
     LAUNCH(cudaEventRecord(lead->ev_stop, lead->stream), "event record");
   return GPUCCL_OK;
 }

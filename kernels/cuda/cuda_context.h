@@ -240,6 +240,8 @@ GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
                       const GpucclParams *params);
 /* Same kernels in the same order, with the same launch shapes. */
 bool graph_same_shape(const GraphKey &a, const GraphKey &b);
+/* A frame or batch graph is being captured (gpuccl_cuda_graph_captures). */
+void count_graph_capture();
 GpucclStatus enqueue_kernels(CudaCtx *c, const Ha4Frame &f,
                              const GpucclParams *params, GpucclError *error);
 /* The table the frame makes, and how many of its blobs to have on the host

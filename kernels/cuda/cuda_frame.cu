@@ -5,6 +5,7 @@
  * (cuda_table.cu) and the one sync, and overlays. A plain graphed frame
  * runs as a batch of one (cuda_batch.cu). */
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -104,6 +105,18 @@ GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
   return k;
 }
 
+static std::atomic<uint64_t> graph_captures(0);
+
+void count_graph_capture()
+{
+  graph_captures.fetch_add(1, std::memory_order_relaxed);
+}
+
+extern "C" uint64_t gpuccl_cuda_graph_captures(void)
+{
+  return graph_captures.load(std::memory_order_relaxed);
+}
+
 /* Same kernels in the same order, with the same launch shapes, and no
  * conditional node: an update may not change one's parameters (its handle
  * is new at every capture), so HYBRID3's graphs are instantiated afresh. */
@@ -126,6 +139,7 @@ static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
                                   const GraphKey &key, GpucclError *error)
 {
   c->graph_valid = false;
+  count_graph_capture();
   CK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
      "graph capture");
   GpucclStatus st = enqueue_kernels(c, f, params, error);

@@ -44,6 +44,11 @@ int gpuccl_cuda_hybrid3_rounds(GpucclContext *ctx);
  * graph, alone or in a batch, move none. */
 uint64_t gpuccl_cuda_host_loop_rounds(void);
 
+/* How many frame or batch graphs were captured in this process (all
+ * contexts). A frame (or batch) whose kernels, parameters, buffers and
+ * image addresses match one of the last few runs none (cuda_batch.cu). */
+uint64_t gpuccl_cuda_graph_captures(void);
+
 #ifdef __cplusplus
 }
 #endif
