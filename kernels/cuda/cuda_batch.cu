@@ -60,50 +60,23 @@ __global__ void __launch_bounds__(GATHER_THREADS)
     dst[i] = src[i];
 }
 
-/* One instance of a batch's graph and the keys it runs. */
-struct BatchExec {
-  cudaGraphExec_t exec;
-  BatchItemKey *keys;
-  size_t n;
-  bool stop_inside; /* the graph records the lead's ev_stop itself */
-  uint64_t used;    /* when it last ran, for the least recently used */
-};
-
-/* Instances kept per leading context. A pool of device frames taken in
- * turn (GstCudaMemory buffers) gives each frame address a key of its own:
- * with an instance each, a frame at a known address captures and updates
- * nothing, where a single instance is captured again and updated at every
- * frame (several µs of host time, more after an idle gap:
- * docs/gpu-host/host-path-h100.txt). */
-constexpr int BATCH_EXECS = 16;
-
-/* What a context that leads batches keeps: the graph's instances and their
- * keys, and the arrays of a call (grown, never shrunk: no allocation in
- * steady state). */
+/* What a context that leads batches keeps: the graph's instances for its
+ * last keys (graph_instances.h), and the arrays of a call (grown, never
+ * shrunk: no allocation in steady state). */
 struct BatchGraph {
-  BatchExec execs[BATCH_EXECS];
-  BatchExec *current; /* the instance the call launches */
-  uint64_t calls;
+  GraphInstances graphs; /* keyed by the images' BatchItemKey[] */
+  GraphInstance *current; /* the instance the call launches */
   FramePlan *plans;      /* per image */
   CudaCtx **cs;          /* per image and group */
   BatchItemKey *scratch; /* per image and group */
   size_t plans_cap, groups_cap;
 };
 
-static void batch_exec_free(BatchExec &e)
-{
-  if (e.exec)
-    cudaGraphExecDestroy(e.exec);
-  delete[] e.keys;
-  e = BatchExec{};
-}
-
 void batch_graph_free(CudaCtx *c)
 {
   if (!c->batch)
     return;
-  for (BatchExec &e : c->batch->execs)
-    batch_exec_free(e);
+  c->batch->graphs.clear();
   delete[] c->batch->plans;
   delete[] c->batch->cs;
   delete[] c->batch->scratch;
@@ -225,99 +198,45 @@ static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
 
 /* The same images on the same contexts with kernels of the same shapes:
  * an update in place can do. */
-static bool batch_same_shape(const BatchExec *b, const BatchItemKey *keys,
+static bool batch_same_shape(const GraphInstance *g, const BatchItemKey *keys,
                              size_t n)
 {
-  if (!b->exec || b->n != n)
+  if (!g->exec || g->key_count<BatchItemKey>() != n)
     return false;
+  const BatchItemKey *old = g->key_as<BatchItemKey>();
   for (size_t i = 0; i < n; i++)
-    if (b->keys[i].c != keys[i].c ||
-        (keys[i].c && (!graph_same_shape(b->keys[i].key, keys[i].key) ||
-                       gathers(b->keys[i]) != gathers(keys[i]))))
+    if (old[i].c != keys[i].c ||
+        (keys[i].c && (!graph_same_shape(old[i].key, keys[i].key) ||
+                       gathers(old[i]) != gathers(keys[i]))))
       return false;
   return true;
 }
 
-/* The instance that runs `keys` already, or NULL. */
-static BatchExec *find_exec(BatchGraph *b, const BatchItemKey *keys,
-                            size_t n)
-{
-  for (BatchExec &e : b->execs)
-    if (e.exec && e.n == n && memcmp(e.keys, keys, n * sizeof *keys) == 0)
-      return &e;
-  return nullptr;
-}
-
-/* Where new keys go: an empty instance, else the least recently used. */
-static BatchExec *spare_exec(BatchGraph *b)
-{
-  BatchExec *spare = &b->execs[0];
-  for (BatchExec &e : b->execs) {
-    if (!e.exec)
-      return &e;
-    if (e.used < spare->used)
-      spare = &e;
-  }
-  return spare;
-}
-
-/* lead->batch->current runs `keys`: an instance kept for them, else one
- * captured afresh, updated in place or instantiated. */
+/* lead->batch->current runs `keys`: the instance kept for them, else the
+ * graph captured afresh into a spare instance (graph_instances.h). */
 static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
                                        const FramePlan *plans,
                                        const BatchItemKey *keys, size_t n,
                                        size_t *failed, GpucclError *error)
 {
-  BatchGraph *bg = lead->batch;
-  BatchExec *b = find_exec(bg, keys, n);
-  if (b) {
-    b->used = ++bg->calls;
-    bg->current = b;
+  BatchGraph *b = lead->batch;
+  const size_t bytes = n * sizeof *keys;
+  if ((b->current = b->graphs.find(keys, bytes)))
     return GPUCCL_OK;
-  }
-  b = spare_exec(bg);
-  bg->current = nullptr;
+  GraphInstance *g = b->graphs.spare();
   cudaGraph_t graph = nullptr;
   bool stop_inside = false;
   GpucclStatus st = capture_batch(lead, cs, plans, keys, n, &graph,
                                   &stop_inside, failed, error);
-  bool updated = false;
-  if (st == GPUCCL_OK && batch_same_shape(b, keys, n)) {
-    cudaGraphExecUpdateResultInfo info;
-    updated = cudaGraphExecUpdate(b->exec, graph, &info) == cudaSuccess;
-    if (!updated)
-      cudaGetLastError();
-  }
-  BatchItemKey *owned = updated || st != GPUCCL_OK
-                            ? nullptr
-                            : new (std::nothrow) BatchItemKey[n];
-  if (!updated) {
-    if (b->exec)
-      cudaGraphExecDestroy(b->exec);
-    b->exec = nullptr;
-    delete[] b->keys;
-    b->keys = owned;
-    b->n = 0;
-    if (st == GPUCCL_OK && !owned)
-      st = gpuccl_set_error(error, GPUCCL_ERROR_OUT_OF_MEMORY,
-                            "a batch graph of %zu images", n);
-    const cudaError_t err =
-        st == GPUCCL_OK ? cudaGraphInstantiate(&b->exec, graph, 0)
-                        : cudaSuccess;
-    if (err != cudaSuccess) {
-      b->exec = nullptr;
-      st = cuda_fail(lead, error, err, "batch instantiation");
-    }
-  }
-  if (graph)
-    cudaGraphDestroy(graph);
   if (st != GPUCCL_OK)
     return st;
-  memcpy(b->keys, keys, n * sizeof *keys);
-  b->n = n;
-  b->stop_inside = stop_inside;
-  b->used = ++bg->calls;
-  bg->current = b;
+  const cudaError_t err = b->graphs.install(
+      g, graph, batch_same_shape(g, keys, n), keys, bytes);
+  cudaGraphDestroy(graph);
+  if (err != cudaSuccess)
+    return cuda_fail(lead, error, err, "batch instantiation");
+  g->stop_inside = stop_inside;
+  b->current = g;
   return GPUCCL_OK;
 }
 

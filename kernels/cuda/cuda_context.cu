@@ -157,8 +157,8 @@ static void free_components(CudaCtx *c)
   c->tile_temp = nullptr;
   c->tile_temp_bytes = 0;
   c->n_max = 0;
-  c->graph_valid = false; /* it holds the freed buffers */
-  free_selection(c);      /* sized for the old capacity */
+  c->frame_graphs.clear(); /* they hold the freed buffers */
+  free_selection(c);       /* sized for the old capacity */
 }
 
 static void free_size(CudaCtx *c)
@@ -405,7 +405,7 @@ GpucclStatus ensure_tiled(CudaCtx *c, int width, int height,
 {
   if (c->tiled.width == width && c->tiled.height == height)
     return GPUCCL_OK;
-  c->graph_valid = false; /* it holds the old buffers */
+  c->frame_graphs.clear(); /* they hold the old buffers */
   tile::buffers_free(c->tiled, dev_free);
   const cudaError_t err = tile::buffers_alloc(c->tiled, width, height,
                                               dev_alloc);
@@ -445,8 +445,7 @@ static void close_ctx(CudaCtx *c)
   pinned_free(c->h3_report);
   while (void *block = gpuccl_host_block_take(c))
     pinned_free(block);
-  if (c->graph_exec)
-    cudaGraphExecDestroy(c->graph_exec);
+  c->frame_graphs.clear();
   batch_graph_free(c);
   if (c->ev_batch)
     cudaEventDestroy(c->ev_batch);

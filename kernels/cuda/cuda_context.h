@@ -40,6 +40,7 @@
 #include "device_alloc.h"   /* dev_alloc, pinned_alloc: counted */
 #include "draw_cuda.h"
 #include "forest_kernels.h" /* BUF, BKE, ...: own labeling, an adapter */
+#include "graph_instances.h" /* graphs kept for their last keys */
 #include "ha4_kernels.h"    /* Otsu, the segment tail, nearest blobs */
 #include "tiled_frame.h"    /* the tiled tail */
 
@@ -156,13 +157,13 @@ struct CudaCtx {
 
   /* The frame as one CUDA graph: launching ~10 kernels one by one
    * costs the host a few µs each, and on light images the GPU waits for
-   * them. Captured for one (frame, parameters, buffers) key, re-captured
-   * (and updated in place) when the key changes. */
+   * them. Captured for a (frame, parameters, buffers) GraphKey; instances
+   * kept for the last keys (graph_instances.h). Frames outside a batch
+   * (overlays, query points, intensities); the others run in the batch
+   * graph below. */
   bool use_graph;
-  cudaGraphExec_t graph_exec;
-  GraphKey graph_key;
-  bool graph_valid;       /* graph_exec runs graph_key's frame */
-  bool graph_valid_shape; /* graph_exec is an instance of graph_key's shape */
+  GraphInstances frame_graphs;
+  GraphInstance *frame_graph; /* the instance the frame launches */
 
   /* gpuccl_process_batch (cuda_batch.cu): the graph of the batches this
    * context leads, made at the first; the event that orders the streams of

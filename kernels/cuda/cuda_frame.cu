@@ -130,15 +130,15 @@ bool graph_same_shape(const GraphKey &a, const GraphKey &b)
          a.want_labels == b.want_labels;
 }
 
-/* Captures the frame's kernels into c->graph_exec: updated in place when
- * the topology is unchanged (new pointers or parameters), else
- * re-instantiated. A failure leaves no graph and the stream out of
- * capture. */
+/* Captures the frame's kernels into a spare instance (graph_instances.h),
+ * updated in place when the topology is the same (other pointers or
+ * parameters); a different kernel sequence (Otsu, label image, algorithm,
+ * format, size) is instantiated afresh. A failure leaves the stream out of
+ * capture and no instance for the key. */
 static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
                                   const GpucclParams *params,
                                   const GraphKey &key, GpucclError *error)
 {
-  c->graph_valid = false;
   count_graph_capture();
   CK(cudaStreamBeginCapture(c->stream, cudaStreamCaptureModeThreadLocal),
      "graph capture");
@@ -152,33 +152,14 @@ static GpucclStatus capture_graph(CudaCtx *c, const Ha4Frame &f,
       return st;
     return cuda_fail(c, error, err, "graph capture");
   }
-  /* An update keeps the instantiated graph when only pointers and
-   * parameters moved; a different kernel sequence (Otsu, label image,
-   * algorithm, format, size) cannot be updated: instantiate afresh rather
-   * than fail an update (compute-sanitizer reports failed API calls). */
-  bool updated = false;
-  if (c->graph_exec && c->graph_valid_shape &&
-      graph_same_shape(key, c->graph_key)) {
-    cudaGraphExecUpdateResultInfo info;
-    updated = cudaGraphExecUpdate(c->graph_exec, graph, &info) == cudaSuccess;
-    if (!updated)
-      cudaGetLastError();
-  }
-  if (!updated) {
-    if (c->graph_exec)
-      cudaGraphExecDestroy(c->graph_exec);
-    c->graph_exec = nullptr;
-    c->graph_valid_shape = false;
-    err = cudaGraphInstantiate(&c->graph_exec, graph, 0);
-  }
+  GraphInstance *g = c->frame_graphs.spare();
+  const bool same_shape =
+      g->exec && graph_same_shape(key, *g->key_as<GraphKey>());
+  err = c->frame_graphs.install(g, graph, same_shape, &key, sizeof key);
   cudaGraphDestroy(graph);
-  if (err != cudaSuccess) {
-    c->graph_exec = nullptr;
+  if (err != cudaSuccess)
     return cuda_fail(c, error, err, "graph instantiation");
-  }
-  c->graph_key = key;
-  c->graph_valid = true;
-  c->graph_valid_shape = true;
+  c->frame_graph = g;
   return GPUCCL_OK;
 }
 
@@ -191,7 +172,8 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   const bool graph = c->use_graph && !f.cuts;
   if (graph) {
     const GraphKey key = graph_key_of(c, f, params);
-    if (!c->graph_valid || memcmp(&key, &c->graph_key, sizeof key) != 0) {
+    c->frame_graph = c->frame_graphs.find(&key, sizeof key);
+    if (!c->frame_graph) {
       GpucclStatus st = capture_graph(c, f, params, key, error);
       if (st != GPUCCL_OK)
         return st;
@@ -199,7 +181,7 @@ static GpucclStatus run_kernels(CudaCtx *c, const Ha4Frame &f,
   }
   LAUNCH(cudaEventRecord(c->ev_start, c->stream), "event record");
   if (graph) {
-    LAUNCH(cudaGraphLaunch(c->graph_exec, c->stream), "graph launch");
+    LAUNCH(cudaGraphLaunch(c->frame_graph->exec, c->stream), "graph launch");
   } else {
     GpucclStatus st = f.cuts ? enqueue_segments(c, f, params, error)
                              : enqueue_kernels(c, f, params, error);
