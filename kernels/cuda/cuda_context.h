@@ -16,8 +16,9 @@
  * and the default run tile labeling, the forest labelers
  * (forest_kernels.h) their own labeling and the adapter of
  * forest_tiles.h. The kernels run as one CUDA graph (HYBRID3's
- * convergence loop inside it as a WHILE node), captured again only when
- * the frame's size, parameters or buffers change (GPUCCL_CUDA_GRAPH=0:
+ * convergence loop inside it as a WHILE node), its instances kept for
+ * the last keys (size, parameters, buffers, the image's address:
+ * graph_instances.h), captured for a new one (GPUCCL_CUDA_GRAPH=0:
  * kernel by kernel, HYBRID3 with a sync per round; blob records writes the
  * header and the table's first blobs into host memory), the download of
  * any further blobs, one sync. Segments mode
