@@ -139,6 +139,15 @@ static void free_selection(CudaCtx *c)
   c->selection_ready = false;
 }
 
+/* The buffers' next generation (CudaCtx::buffers): no kept graph matches
+ * any more, and the frame's are freed. */
+static void renew_buffers(CudaCtx *c)
+{
+  static std::atomic<uint64_t> generations(0);
+  c->buffers = generations.fetch_add(1, std::memory_order_relaxed) + 1;
+  c->frame_graphs.clear();
+}
+
 /* The per-component buffers (ensure_components); the forest workspace's
  * feat.value is not ours and stays. */
 static void free_components(CudaCtx *c)
@@ -157,8 +166,8 @@ static void free_components(CudaCtx *c)
   c->tile_temp = nullptr;
   c->tile_temp_bytes = 0;
   c->n_max = 0;
-  c->frame_graphs.clear(); /* they hold the freed buffers */
-  free_selection(c);       /* sized for the old capacity */
+  renew_buffers(c);   /* the graphs hold the freed buffers */
+  free_selection(c);  /* sized for the old capacity */
 }
 
 static void free_size(CudaCtx *c)
@@ -405,7 +414,7 @@ GpucclStatus ensure_tiled(CudaCtx *c, int width, int height,
 {
   if (c->tiled.width == width && c->tiled.height == height)
     return GPUCCL_OK;
-  c->frame_graphs.clear(); /* they hold the old buffers */
+  renew_buffers(c); /* the graphs hold the old buffers */
   tile::buffers_free(c->tiled, dev_free);
   const cudaError_t err = tile::buffers_alloc(c->tiled, width, height,
                                               dev_alloc);
@@ -471,6 +480,7 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
                              GpucclError *error)
 {
   c->device = device_id;
+  renew_buffers(c); /* another context's graphs never match */
   GpucclCudaScope scope(c->cu_context, c->device);
   CK(scope.err, "selecting the CUDA context");
   cudaDeviceProp prop;

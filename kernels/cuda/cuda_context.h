@@ -49,6 +49,7 @@
  * so it compares bytewise), the parameters the kernels read and the
  * buffers they use. */
 struct GraphKey {
+  uint64_t buffers; /* CudaCtx::buffers */
   Ha4Frame f;
   GpucclAlgorithm algorithm;
   bool want_labels;
@@ -163,6 +164,13 @@ struct CudaCtx {
    * (overlays, query points, intensities); the others run in the batch
    * graph below. */
   bool use_graph;
+  /* The generation of the buffers the graphs use, a process-wide number
+   * taken at open and whenever those buffers are freed or made again
+   * (renew_buffers): not every buffer a graph touches is in its key (the
+   * table, Otsu's histogram), and a size seen again may get the same
+   * addresses for some of them, or another context this one's address.
+   * In every key, so a kept graph of other buffers never matches. */
+  uint64_t buffers;
   GraphInstances frame_graphs;
   GraphInstance *frame_graph; /* the instance the frame launches */
 

@@ -96,6 +96,7 @@ GraphKey graph_key_of(const CudaCtx *c, const Ha4Frame &f,
 {
   GraphKey k;
   memset(&k, 0, sizeof k);
+  k.buffers = c->buffers;
   k.f = f;
   k.algorithm = params->algorithm;
   k.want_labels = device_labels(params);

@@ -46,7 +46,8 @@ uint64_t gpuccl_cuda_host_loop_rounds(void);
 
 /* How many frame or batch graphs were captured in this process (all
  * contexts). A frame (or batch) whose kernels, parameters, buffers and
- * image addresses match one of the last few runs none (cuda_batch.cu). */
+ * image addresses match one of the last 16 runs none
+ * (graph_instances.h). */
 uint64_t gpuccl_cuda_graph_captures(void);
 
 #ifdef __cplusplus

@@ -43,7 +43,8 @@ public:
   GraphInstances &operator=(const GraphInstances &) = delete;
   ~GraphInstances() { clear(); }
 
-  /* The instance that ran these key bytes, marked as used now; NULL. */
+  /* The instance that ran these key bytes, marked as used now; NULL when
+   * none did. */
   GraphInstance *find(const void *key, size_t bytes)
   {
     for (GraphInstance &g : slots_)
@@ -69,12 +70,19 @@ public:
     return lru;
   }
 
-  /* g now runs these key bytes. */
-  void keep(GraphInstance *g, const void *key, size_t bytes)
+  /* g now runs these key bytes; false (g dropped) when out of memory:
+   * nothing may throw through the C callers. */
+  bool keep(GraphInstance *g, const void *key, size_t bytes)
   {
     const unsigned char *k = static_cast<const unsigned char *>(key);
-    g->key.assign(k, k + bytes);
+    try {
+      g->key.assign(k, k + bytes);
+    } catch (...) {
+      drop(g);
+      return false;
+    }
     g->used = ++clock_;
+    return true;
   }
 
   /* g runs `graph` (the caller's), captured for these key bytes: updated
@@ -86,10 +94,8 @@ public:
   {
     if (same_shape && g->exec) {
       cudaGraphExecUpdateResultInfo info;
-      if (cudaGraphExecUpdate(g->exec, graph, &info) == cudaSuccess) {
-        keep(g, key, bytes);
-        return cudaSuccess;
-      }
+      if (cudaGraphExecUpdate(g->exec, graph, &info) == cudaSuccess)
+        return keep(g, key, bytes) ? cudaSuccess : cudaErrorMemoryAllocation;
       cudaGetLastError();
     }
     drop(g);
@@ -98,8 +104,7 @@ public:
       g->exec = nullptr;
       return err;
     }
-    keep(g, key, bytes);
-    return cudaSuccess;
+    return keep(g, key, bytes) ? cudaSuccess : cudaErrorMemoryAllocation;
   }
 
   static void drop(GraphInstance *g)

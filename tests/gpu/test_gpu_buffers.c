@@ -190,8 +190,11 @@ static void moving_frames(GpucclContext *gpu, GpucclContext *cpu,
   for (int k = 0; k < POOL; k++) {
     pool[k] = gpuccl_host_alloc(gpu, stride * H, GPUCCL_MEMORY_MAPPED, &e);
     EXPECT(pool[k] != NULL, "pool block %d: %s", k, e.message);
-    if (!pool[k])
+    if (!pool[k]) {
+      while (k--)
+        gpuccl_host_free(gpu, pool[k]);
       return;
+    }
     /* One density: the blobs fetched with the header stay put. */
     corpus_random(pool[k], W, H, stride, 0.4, 3, (uint32_t)(300 + k));
   }
@@ -205,29 +208,43 @@ static void moving_frames(GpucclContext *gpu, GpucclContext *cpu,
   /* Rounds 0 and 1 settle how many blobs each frame downloads with the
    * header (the last frame's count sets it, and it is part of the key);
    * round 2 finds every key kept. */
-  uint64_t captured[7];
+  uint64_t captured[10] = {0};
   captured[0] = pool_round(gpu, cpu, pool, stride, 0, &p, 0);
   captured[1] = pool_round(gpu, cpu, pool, stride, 0, &p, 1);
   captured[2] = pool_round(gpu, cpu, pool, stride, 0, &p, 2);
-  /* Elsewhere in the blocks, another threshold: new keys, an instance
-   * each at most, then kept. */
+  /* Elsewhere in the blocks, another threshold (the same foreground in
+   * these 0 / 255 pictures, another key): an instance each at most, then
+   * kept. */
   const size_t skip = stride * 3 + 5;
   p.threshold = 90;
   captured[3] = pool_round(gpu, cpu, pool, stride, skip, &p, 3);
   captured[4] = pool_round(gpu, cpu, pool, stride, skip, &p, 4);
   captured[5] = pool_round(gpu, cpu, pool, stride, skip, &p, 5);
   captured[6] = pool_batches(gpu, cpu, pool, stride, &p);
+  /* Intensities keep a frame out of the batch: the frame graph's own
+   * instances (process_frame). */
+  if (algorithm == GPUCCL_ALGORITHM_HA4 ||
+      algorithm == GPUCCL_ALGORITHM_DEFAULT) {
+    GpucclParams q = p;
+    q.want_intensity = true;
+    for (int r = 0; r < 3; r++)
+      captured[7 + r] = pool_round(gpu, cpu, pool, stride, 0, &q, 6 + r);
+  }
   printf("pool %s%s: captures per round %llu %llu %llu %llu %llu %llu, "
-         "batches %llu\n",
+         "batches %llu, frame graphs %llu %llu %llu\n",
          algorithm_name(algorithm), otsu ? " otsu" : "",
          (unsigned long long)captured[0], (unsigned long long)captured[1],
          (unsigned long long)captured[2], (unsigned long long)captured[3],
          (unsigned long long)captured[4], (unsigned long long)captured[5],
-         (unsigned long long)captured[6]);
-  EXPECT(captured[2] == 0 && captured[5] == 0 && captured[6] == 0,
-         "%s: frames at known addresses captured %llu, %llu, batches %llu",
+         (unsigned long long)captured[6], (unsigned long long)captured[7],
+         (unsigned long long)captured[8], (unsigned long long)captured[9]);
+  EXPECT(captured[2] == 0 && captured[5] == 0 && captured[6] == 0 &&
+             captured[9] == 0,
+         "%s: frames at known addresses captured %llu, %llu, batches %llu, "
+         "frame graphs %llu",
          algorithm_name(algorithm), (unsigned long long)captured[2],
-         (unsigned long long)captured[5], (unsigned long long)captured[6]);
+         (unsigned long long)captured[5], (unsigned long long)captured[6],
+         (unsigned long long)captured[9]);
   EXPECT(captured[3] <= POOL, "%s: %llu captures for %d new addresses",
          algorithm_name(algorithm), (unsigned long long)captured[3], POOL);
   for (int k = 0; k < POOL; k++)
