@@ -158,20 +158,26 @@ static GpucclStatus capture_item(CudaCtx *lead, CudaCtx *c,
   return GPUCCL_OK;
 }
 
-/* The batch's graph, captured from every image's branch. A lone image
- * records the lead's ev_stop inside (*stop_inside); a batch's device time
- * is the whole graph's. */
-static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
-                                  const FramePlan *plans,
-                                  const BatchItemKey *keys, size_t n,
-                                  cudaGraph_t *graph, bool *stop_inside,
-                                  size_t *failed, GpucclError *error)
+/* Images in the group's graph (those with a context in cs). */
+static size_t graphed_images(CudaCtx *const *cs, size_t n)
 {
-  CudaCtx *c = lead;
   size_t graphed = 0;
   for (size_t i = 0; i < n; i++)
     graphed += cs[i] != nullptr;
-  *stop_inside = graphed == 1;
+  return graphed;
+}
+
+/* The batch's graph, captured from every image's branch. A lone image
+ * records the lead's ev_stop inside its branch; a batch's device time is
+ * the whole graph's. */
+static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
+                                  const FramePlan *plans,
+                                  const BatchItemKey *keys, size_t n,
+                                  cudaGraph_t *graph, size_t *failed,
+                                  GpucclError *error)
+{
+  CudaCtx *c = lead;
+  const bool stop_inside = graphed_images(cs, n) == 1;
   count_graph_capture();
   CK(cudaStreamBeginCapture(lead->stream, cudaStreamCaptureModeThreadLocal),
      "batch capture");
@@ -182,7 +188,7 @@ static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
   for (size_t i = 0; i < n && st == GPUCCL_OK; i++)
     if (cs[i]) {
       st = capture_item(lead, cs[i], plans[i], keys[i].fetched,
-                        *stop_inside ? lead->ev_stop : nullptr, error);
+                        stop_inside ? lead->ev_stop : nullptr, error);
       if (st != GPUCCL_OK)
         *failed = i;
     }
@@ -225,9 +231,8 @@ static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
     return GPUCCL_OK;
   GraphInstance *g = b->graphs.spare();
   cudaGraph_t graph = nullptr;
-  bool stop_inside = false;
-  GpucclStatus st = capture_batch(lead, cs, plans, keys, n, &graph,
-                                  &stop_inside, failed, error);
+  GpucclStatus st =
+      capture_batch(lead, cs, plans, keys, n, &graph, failed, error);
   if (st != GPUCCL_OK)
     return st;
   const cudaError_t err = b->graphs.install(
@@ -235,7 +240,6 @@ static GpucclStatus ensure_batch_graph(CudaCtx *lead, CudaCtx *const *cs,
   cudaGraphDestroy(graph);
   if (err != cudaSuccess)
     return cuda_fail(lead, error, err, "batch instantiation");
-  g->stop_inside = stop_inside;
   b->current = g;
   return GPUCCL_OK;
 }
@@ -332,9 +336,7 @@ static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
   if (st == GPUCCL_OK)
     st = plan_group(b, g, error);
   CudaCtx **cs = b.cs + g * b.n;
-  bool graphed = false;
-  for (size_t i = 0; st == GPUCCL_OK && i < b.n; i++)
-    graphed = graphed || cs[i];
+  const size_t graphed = st == GPUCCL_OK ? graphed_images(cs, b.n) : 0;
   if (st != GPUCCL_OK || !graphed)
     return st;
   st = ensure_batch_graph(lead, cs, b.plans, b.keys + g * b.n, b.n,
@@ -344,7 +346,7 @@ static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
   LAUNCH(cudaEventRecord(lead->ev_start, lead->stream), "event record");
   LAUNCH(cudaGraphLaunch(lead->batch->current->exec, lead->stream),
          "batch launch");
-  if (!lead->batch->current->stop_inside)
+  if (graphed > 1) /* else the lone image's branch records it */
     LAUNCH(cudaEventRecord(lead->ev_stop, lead->stream), "event record");
   return GPUCCL_OK;
 }

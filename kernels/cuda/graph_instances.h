@@ -20,8 +20,7 @@
 struct GraphInstance {
   cudaGraphExec_t exec = nullptr;
   std::vector<unsigned char> key; /* the bytes it was captured for */
-  bool stop_inside = false; /* a batch's: it records the lead's ev_stop */
-  uint64_t used = 0;        /* when it last ran */
+  uint64_t used = 0;              /* when it last ran */
 
   /* The key, as the T[] it was made of. */
   template <typename T> const T *key_as() const
