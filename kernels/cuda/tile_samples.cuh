@@ -44,6 +44,37 @@ __device__ __forceinline__ unsigned sample_at(const Image &im,
   return p[im.channel_offset];
 }
 
+/* Difference mode of 8-bit samples on 16-byte boundaries (the model
+ * `previous`: last frame's samples, a byte each; rate 1, not selective):
+ * D = |s - previous| four bytes at a time, D > thr by the carry trick of
+ * bits_of_bytes, and the samples themselves are the learned model. The
+ * same bits and model as gpuccl_motion_pixel, a pixel at a time. */
+__device__ __forceinline__ uint32_t previous_word_u8(const Image &im,
+                                                     unsigned thr,
+                                                     const uint4 *samples,
+                                                     uint4 *model)
+{
+  const uint4 a = __ldg(samples), b = __ldg(samples + 1);
+  const uint4 pa = model[0], pb = model[1];
+  if (im.motion_learns) {
+    model[0] = a;
+    model[1] = b;
+  }
+  if (!im.motion.emit)
+    return 0;
+  const uint32_t s[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  const uint32_t v[8] = {pa.x, pa.y, pa.z, pa.w, pb.x, pb.y, pb.z, pb.w};
+  const uint32_t above = 0x01010101u * (255u - min(thr, 255u));
+  const uint32_t flip = im.invert ? 0x80808080u : 0u;
+  uint32_t m = 0;
+#pragma unroll
+  for (int j = 0; j < 8; j++) {
+    const uint32_t d = im.motion.fresh ? 0u : __vabsdiffu4(s[j], v[j]);
+    m |= bits_of_bytes(d, above, flip) << (4 * j);
+  }
+  return m;
+}
+
 /* The foreground bits of pixels x .. x + 31 of row y (inside the image; x
  * a multiple of 32) by motion (motion.h): each sample against its model
  * value, read and (when this kernel learns) written back in the same pass,
@@ -75,6 +106,11 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
     const bool u8_vector =
         FMT == GPUCCL_PIXEL_U8 &&
         ((reinterpret_cast<uintptr_t>(row) + (uintptr_t)x) & 15) == 0;
+    if constexpr (FMT == GPUCCL_PIXEL_U8 && sizeof(T) == 1)
+      if (u8_vector)
+        return previous_word_u8(im, thr,
+                                reinterpret_cast<const uint4 *>(row + x),
+                                reinterpret_cast<uint4 *>(word));
     uint32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     if (u8_vector) {
       const uint4 *p = reinterpret_cast<const uint4 *>(row + x);
