@@ -40,7 +40,15 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   if (f.conn8 &&
       (forest_value(f, x - 1, y - 1) == v || forest_value(f, x + 1, y - 1) == v))
     return;
-  atomicMin(g.first + forest_root(g, x, y), (uint32_t)y * f.pitch + x);
+  uint32_t *first = g.first + forest_root(g, x, y);
+  const uint32_t at = (uint32_t)y * f.pitch + x;
+  /* Blocks start in raster order, so the candidates of a large component
+   * mostly find an earlier pixel of it there already and leave the word
+   * alone: on dense noise the giant component's candidates would queue
+   * 10^5 atomics on one address. Values only fall, so one read as large
+   * as `at` or larger is all it takes to know the atomic still matters. */
+  if (__ldcg(first) > at)
+    atomicMin(first, at);
 }
 
 /* Adapter 2: L at every piece start (a set bit whose left neighbour in its
