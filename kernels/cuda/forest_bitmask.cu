@@ -1,29 +1,52 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Binarisation into HA4's bitmask image, for the algorithms that do not
- * fuse it into their labeling (BUF, BKE): one warp per 32-pixel word reads
- * the raw samples (threshold, invert, format and Otsu as HA4's strip
- * labeling does, through ha4_foreground) and writes one word with
- * __ballot_sync. Every later kernel reads bits, not the image.
+ * fuse it into their labeling (the forest labelers): one thread per
+ * 32-pixel word reads the raw samples as tile labeling does
+ * (tile_samples.cuh: threshold, invert, format and Otsu; 8-bit rows 16
+ * bytes a load) and writes the word. Every later kernel reads bits, not
+ * the image.
  *
  * In segments mode the bit is "value non-zero", and a second word marks
  * the cuts (ha4_common.cuh): set pixels whose left neighbour is set with
- * another value, where HA4's tail must start a new piece. */
+ * another value, where HA4's tail must start a new piece; one warp per
+ * word. */
 #include "forest_values.cuh"
+#include "tile_samples.cuh"
 
-template <GpucclPixelFormat FMT>
-__global__ void __launch_bounds__(HA4_BLOCK_W * 8) forest_bitmask(Ha4Frame f)
+constexpr int BITMASK_THREADS = 256;
+
+/* The frame's samples as tile_samples.cuh reads them: no background model
+ * and no mask (the forest labelers take neither: cuda_frame.cu). */
+static tile::Image samples_of(const Ha4Frame &f)
 {
-  const int word = blockIdx.x * blockDim.y + threadIdx.y;
-  const int y = blockIdx.y;
-  if (word >= f.words) /* warp-uniform */
-    return;
-  const bool fg = ha4_foreground<FMT>(f, ha4_threshold(f),
-                                      word * 32 + (int)threadIdx.x, y);
-  const uint32_t mask = __ballot_sync(HA4_FULL, fg);
-  if (threadIdx.x == 0)
-    f.bits[(size_t)y * f.words + word] = mask;
+  tile::Image im = {};
+  im.data = f.image;
+  im.stride = f.stride;
+  im.width = f.width;
+  im.height = f.height;
+  im.format = f.format;
+  im.threshold = f.threshold;
+  im.d_threshold = f.d_threshold;
+  im.invert = f.invert;
+  im.luma = f.luma;
+  im.channel_offset = f.channel_offset;
+  im.off_r = f.off_r;
+  im.off_g = f.off_g;
+  im.off_b = f.off_b;
+  return im;
 }
 
+template <GpucclPixelFormat FMT>
+__global__ void __launch_bounds__(BITMASK_THREADS)
+    forest_bitmask(Ha4Frame f, tile::Image im)
+{
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (size_t)f.height * f.words)
+    return;
+  const int y = (int)(i / f.words), k = (int)(i % f.words);
+  f.bits[i] = tile::threshold_word<FMT>(
+      im, (unsigned)tile::threshold_of(im), 32 * k, y);
+}
 __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
     forest_bitmask_segments(Ha4Frame f)
 {
@@ -44,21 +67,27 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
 
 cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream)
 {
-  dim3 block(HA4_BLOCK_W, 8);
-  dim3 grid((f.words + 7) / 8, f.height);
   if (f.cuts) {
-    forest_bitmask_segments<<<grid, block, 0, stream>>>(f);
+    const dim3 grid((f.words + 7) / 8, f.height);
+    forest_bitmask_segments<<<grid, dim3(HA4_BLOCK_W, 8), 0, stream>>>(f);
     return cudaGetLastError();
   }
+  const tile::Image im = samples_of(f);
+  const size_t words = (size_t)f.height * f.words;
+  const unsigned blocks =
+      (unsigned)((words + BITMASK_THREADS - 1) / BITMASK_THREADS);
   switch (f.format) {
   case GPUCCL_PIXEL_U16:
-    forest_bitmask<GPUCCL_PIXEL_U16><<<grid, block, 0, stream>>>(f);
+    forest_bitmask<GPUCCL_PIXEL_U16><<<blocks, BITMASK_THREADS, 0, stream>>>(
+        f, im);
     break;
   case GPUCCL_PIXEL_PACKED4:
-    forest_bitmask<GPUCCL_PIXEL_PACKED4><<<grid, block, 0, stream>>>(f);
+    forest_bitmask<GPUCCL_PIXEL_PACKED4>
+        <<<blocks, BITMASK_THREADS, 0, stream>>>(f, im);
     break;
   default:
-    forest_bitmask<GPUCCL_PIXEL_U8><<<grid, block, 0, stream>>>(f);
+    forest_bitmask<GPUCCL_PIXEL_U8><<<blocks, BITMASK_THREADS, 0, stream>>>(
+        f, im);
   }
   return cudaGetLastError();
 }

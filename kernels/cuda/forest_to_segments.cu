@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The adapter from any algorithm's equivalence forest to HA4's segment
- * forest (see forest_kernels.h), in two kernels of one warp per bitmask
- * word.
+ * forest (see forest_kernels.h): adapter 1 gives every forest root its
+ * component's first pixel (binary frames, whose tail is forest_tiles.h,
+ * need only this one), adapters 2 and 3 serve segments mode.
  *
  * HA4's root flags number a component by its root, which must be its first
  * pixel in raster order. A forest root of BUF/BKE is the smallest block
@@ -24,8 +25,23 @@ __device__ __forceinline__ uint32_t forest_root(const Forest &g, int x, int y)
                   (uint32_t)((y >> g.shift) * g.fpitch + (x >> g.shift)));
 }
 
+/* A candidate (x, y) for its component's first pixel. Blocks start in
+ * raster order, so the candidates of a large component mostly find an
+ * earlier pixel of it there already and leave the word alone: on dense
+ * noise the giant component's candidates would queue 10^5 atomics on one
+ * address. Values only fall, so a read no larger than `at` settles it. */
+__device__ __forceinline__ void propose_first(const Ha4Frame &f,
+                                              const Forest &g, int x, int y)
+{
+  uint32_t *first = g.first + forest_root(g, x, y);
+  const uint32_t at = (uint32_t)y * f.pitch + x;
+  if (__ldcg(first) > at)
+    atomicMin(first, at);
+}
+
 /* Adapter 1: candidates for the first pixel: set, and no connected
- * neighbour to the left or in the row above. */
+ * neighbour to the left or in the row above. Segments mode compares
+ * values, a pixel a thread. */
 __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
     forest_first_pixel(Ha4Frame f, Forest g)
 {
@@ -40,15 +56,36 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   if (f.conn8 &&
       (forest_value(f, x - 1, y - 1) == v || forest_value(f, x + 1, y - 1) == v))
     return;
-  uint32_t *first = g.first + forest_root(g, x, y);
-  const uint32_t at = (uint32_t)y * f.pitch + x;
-  /* Blocks start in raster order, so the candidates of a large component
-   * mostly find an earlier pixel of it there already and leave the word
-   * alone: on dense noise the giant component's candidates would queue
-   * 10^5 atomics on one address. Values only fall, so one read as large
-   * as `at` or larger is all it takes to know the atomic still matters. */
-  if (__ldcg(first) > at)
-    atomicMin(first, at);
+  propose_first(f, g, x, y);
+}
+
+/* Binary mode: the same candidates from the bitmask, a word a thread: set
+ * bits whose left neighbour (and above, and 8-connected above left and
+ * right) is clear. Bits beyond the image are clear (forest_bitmask). */
+constexpr int FIRST_WORDS_THREADS = 256;
+
+__global__ void __launch_bounds__(FIRST_WORDS_THREADS)
+    forest_first_pixel_words(Ha4Frame f, Forest g)
+{
+  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (size_t)f.height * f.words)
+    return;
+  const int y = (int)(i / f.words), k = (int)(i % f.words);
+  const uint32_t *row = f.bits + (size_t)y * f.words;
+  const uint32_t B = row[k];
+  if (!B)
+    return;
+  const bool left = k > 0, right = k + 1 < f.words;
+  uint32_t clear = ~(B << 1 | (left ? row[k - 1] >> 31 : 0u));
+  if (y > 0) {
+    const uint32_t *up = row - f.words, A = up[k];
+    clear &= ~A;
+    if (f.conn8)
+      clear &= ~(A << 1 | (left ? up[k - 1] >> 31 : 0u)) &
+               ~(A >> 1 | (right ? up[k + 1] << 31 : 0u));
+  }
+  for (uint32_t m = B & clear; m; m &= m - 1)
+    propose_first(f, g, 32 * k + __ffs(m) - 1, y);
 }
 
 /* Adapter 2: L at every piece start (a set bit whose left neighbour in its
@@ -94,7 +131,16 @@ static dim3 word_grid(const Ha4Frame &f)
 cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream)
 {
-  forest_first_pixel<<<word_grid(f), dim3(HA4_BLOCK_W, 8), 0, stream>>>(f, g);
+  if (f.cuts) {
+    forest_first_pixel<<<word_grid(f), dim3(HA4_BLOCK_W, 8), 0, stream>>>(f,
+                                                                         g);
+  } else {
+    const size_t words = (size_t)f.height * f.words;
+    const unsigned blocks =
+        (unsigned)((words + FIRST_WORDS_THREADS - 1) / FIRST_WORDS_THREADS);
+    forest_first_pixel_words<<<blocks, FIRST_WORDS_THREADS, 0, stream>>>(f,
+                                                                         g);
+  }
   return cudaGetLastError();
 }
 
