@@ -101,6 +101,27 @@ __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
   tile::merge_roots<tile::GlobalForest>(L, a, b);
 }
 
+/* The same merge with read-only finds, for a forest that was just
+ * compressed (every node at its root, so a find is a read or two): there
+ * halving only adds atomics, and on a dense image every block merges at
+ * once and those atomics queue at the nodes near the giant component's
+ * root. */
+__device__ __forceinline__ void ha4_merge_flat(uint32_t *L, uint32_t a,
+                                               uint32_t b)
+{
+  a = ha4_find(L, a);
+  b = ha4_find(L, b);
+  while (a != b) {
+    if (a < b) {
+      const uint32_t t = a;
+      a = b;
+      b = t;
+    }
+    const uint32_t c = atomicMin(L + a, b);
+    a = (a == c) ? b : c;
+  }
+}
+
 /* Bit i of a mask, as 0 or 1. */
 __device__ __forceinline__ bool ha4_bit(uint32_t mask, int i)
 {
