@@ -192,7 +192,9 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
     FOREST_TRY(bke_launch_initialization(f, g, stream));
     FOREST_TRY(buf_launch_compression(g, ic, stream));
     FOREST_TRY(bke_launch_reduction(g, stream));
-    FOREST_TRY(buf_launch_compression(g, ic, stream));
+    /* The paper's last Compression flattens the forest into labels; the
+     * tail only asks for roots, and each of its finds walks the few links
+     * Reduction left. */
     break;
   case GPUCCL_ALGORITHM_OUF:
     FOREST_TRY(ouf_launch_local_merge(f, g, stream));
