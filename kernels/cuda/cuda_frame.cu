@@ -203,19 +203,7 @@ static void set_tiled_frame(CudaCtx *c, const Ha4Frame &f,
   tile::Frame &tf = c->tf;
   memcpy(&tf, &c->tiled.frame, sizeof tf);
   tile::Image &im = tf.image;
-  im.data = f.image;
-  im.stride = f.stride;
-  im.width = f.width;
-  im.height = f.height;
-  im.format = f.format;
-  im.threshold = f.threshold;
-  im.d_threshold = f.d_threshold;
-  im.invert = f.invert;
-  im.luma = f.luma;
-  im.channel_offset = f.channel_offset;
-  im.off_r = f.off_r;
-  im.off_g = f.off_g;
-  im.off_b = f.off_b;
+  set_tile_samples(im, f);
   im.motion = f.motion;
   /* With the label image, tile labeling binarises every tile twice: only
    * the second pass learns (tiled_frame.cu), so both see one model. */

@@ -15,27 +15,6 @@
 
 constexpr int BITMASK_THREADS = 256;
 
-/* The frame's samples as tile_samples.cuh reads them: no background model
- * and no mask (the forest labelers take neither: cuda_frame.cu). */
-static tile::Image samples_of(const Ha4Frame &f)
-{
-  tile::Image im = {};
-  im.data = f.image;
-  im.stride = f.stride;
-  im.width = f.width;
-  im.height = f.height;
-  im.format = f.format;
-  im.threshold = f.threshold;
-  im.d_threshold = f.d_threshold;
-  im.invert = f.invert;
-  im.luma = f.luma;
-  im.channel_offset = f.channel_offset;
-  im.off_r = f.off_r;
-  im.off_g = f.off_g;
-  im.off_b = f.off_b;
-  return im;
-}
-
 template <GpucclPixelFormat FMT>
 __global__ void __launch_bounds__(BITMASK_THREADS)
     forest_bitmask(Ha4Frame f, tile::Image im)
@@ -47,6 +26,7 @@ __global__ void __launch_bounds__(BITMASK_THREADS)
   f.bits[i] = tile::threshold_word<FMT>(
       im, (unsigned)tile::threshold_of(im), 32 * k, y);
 }
+
 __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
     forest_bitmask_segments(Ha4Frame f)
 {
@@ -72,7 +52,10 @@ cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream)
     forest_bitmask_segments<<<grid, dim3(HA4_BLOCK_W, 8), 0, stream>>>(f);
     return cudaGetLastError();
   }
-  const tile::Image im = samples_of(f);
+  /* No background model and no mask: the forest labelers take neither
+   * (cuda_frame.cu). */
+  tile::Image im = {};
+  set_tile_samples(im, f);
   const size_t words = (size_t)f.height * f.words;
   const unsigned blocks =
       (unsigned)((words + BITMASK_THREADS - 1) / BITMASK_THREADS);

@@ -48,6 +48,26 @@ struct Ha4Frame {
   GpucclMotion motion; /* model NULL: the samples are thresholded */
 };
 
+/* f's samples and binarisation into im, as tile labeling reads them
+ * (tile_samples.cuh), field by field: the rest of im (background model,
+ * mask) and its padding are the caller's. */
+inline void set_tile_samples(tile::Image &im, const Ha4Frame &f)
+{
+  im.data = f.image;
+  im.stride = f.stride;
+  im.width = f.width;
+  im.height = f.height;
+  im.format = f.format;
+  im.threshold = f.threshold;
+  im.d_threshold = f.d_threshold;
+  im.invert = f.invert;
+  im.luma = f.luma;
+  im.channel_offset = f.channel_offset;
+  im.off_r = f.off_r;
+  im.off_g = f.off_g;
+  im.off_b = f.off_b;
+}
+
 /* The sample that is thresholded at (x, y), for a pixel format known at
  * compile time. Caller checks the bounds. */
 template <GpucclPixelFormat FMT>
@@ -109,17 +129,7 @@ __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 __device__ __forceinline__ void ha4_merge_flat(uint32_t *L, uint32_t a,
                                                uint32_t b)
 {
-  a = ha4_find(L, a);
-  b = ha4_find(L, b);
-  while (a != b) {
-    if (a < b) {
-      const uint32_t t = a;
-      a = b;
-      b = t;
-    }
-    const uint32_t c = atomicMin(L + a, b);
-    a = (a == c) ? b : c;
-  }
+  tile::link_roots(L, ha4_find(L, a), ha4_find(L, b));
 }
 
 /* Bit i of a mask, as 0 or 1. */

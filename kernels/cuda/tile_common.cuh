@@ -224,14 +224,12 @@ __device__ __forceinline__ uint32_t find_root(uint32_t *P, uint32_t x)
   }
 }
 
-/* Alg. 2 (Playne and Hawick's merge): the smaller root wins; atomicMin
- * retries until both sides agree. */
-template <class Mem>
-__device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
-                                            uint32_t b)
+/* Alg. 2's link (Playne and Hawick's merge) of two found roots: the
+ * smaller wins; atomicMin retries, from what it finds, until both sides
+ * agree. */
+__device__ __forceinline__ void link_roots(uint32_t *P, uint32_t a,
+                                           uint32_t b)
 {
-  a = find_root<Mem>(P, a);
-  b = find_root<Mem>(P, b);
   while (a != b) {
     if (a < b) {
       const uint32_t t = a;
@@ -241,6 +239,14 @@ __device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
     const uint32_t c = atomicMin(P + a, b);
     a = (a == c) ? b : c;
   }
+}
+
+/* Alg. 2: both roots found, halving the paths, then linked. */
+template <class Mem>
+__device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
+                                            uint32_t b)
+{
+  link_roots(P, find_root<Mem>(P, a), find_root<Mem>(P, b));
 }
 
 /* Bits 0..b of a word (b in 0..31). */
