@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "cuda/blob_records.cuh"
-#include "cuda/tile_labeling.cuh"
+#include "cuda/tile_pieces.cuh"
 #include "cuda/tiled_frame.h"
 #include "cuda/tiled_kernels.h"
 #include "corpus.h"
@@ -48,13 +48,14 @@ template <bool CONN8>
 __global__ void __launch_bounds__(tile::LibraryShape::THREADS)
     marked_kernel(tile::Frame f)
 {
-  typedef tile::TileLabeling<tile::LibraryShape, GPUCCL_PIXEL_U8, CONN8,
+  typedef tile::TilePieces<tile::LibraryShape, GPUCCL_PIXEL_U8, CONN8,
                              tile::LIBRARY_FCAP, PhaseMarks>
       Agent;
   extern __shared__ uint4 smem_raw[];
   PhaseMarks::at(0);
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
   if (agent.label_runs()) {
+    agent.stage_isolated();
     agent.features();
     PhaseMarks::at(7);
     agent.write_outputs();

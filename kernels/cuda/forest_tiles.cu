@@ -24,7 +24,7 @@
  * The seams tile labeling writes for seam merging are written here too and
  * not read (the agent's outputs step); nothing else differs downstream. */
 #include "forest_tiles.h"
-#include "tile_labeling.cuh"
+#include "tile_pieces.cuh"
 
 namespace tile {
 
@@ -67,7 +67,7 @@ __device__ __forceinline__ uint32_t first_address(const ForestView &g,
 struct ForestTiles {
   /* The agent's format and connectivity only choose how it binarises and
    * which runs touch (steps 1 to 5), which this adapter does not run. */
-  typedef TileLabeling<S, GPUCCL_PIXEL_U8, false, LIBRARY_FCAP> Tile;
+  typedef TilePieces<S, GPUCCL_PIXEL_U8, false, LIBRARY_FCAP> Tile;
   typedef Tile::Shared Shared;
   static constexpr int NT = S::THREADS;
   static constexpr uint32_t FULL = 0xffffffffu;
@@ -84,7 +84,7 @@ struct ForestTiles {
 
   __device__ ForestTiles(Shared &shared, const Frame &frame,
                          const ForestView &forest)
-      : tl(shared, frame), s(shared), f(frame), g(forest),
+      : tl(shared, frame, false), s(shared), f(frame), g(forest),
         hkey(shared.extra), hrep(shared.extra + HASH_SLOTS)
   {
   }

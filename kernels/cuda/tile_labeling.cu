@@ -2,7 +2,7 @@
 /* Launchers of tile labeling (tile_labeling.cuh) for the library's tile
  * shape: every pixel format and connectivity, the features pass and the
  * label image pass. */
-#include "tile_labeling.cuh"
+#include "tile_pieces.cuh"
 #include "tiled_kernels.h"
 
 namespace tile {

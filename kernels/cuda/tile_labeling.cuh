@@ -11,6 +11,9 @@
  *   1. binarise (threshold fused);
  *   2. run starts, the touching pairs of runs with the row above as word bit
  *      operations (tile_words.cuh), one block scan numbering runs and extras;
+ *      isolated runs (inside one word, touching no other run and no seam:
+ *      most runs of sparse noise) are not numbered: each is a closed piece,
+ *      finished from its word in step 8;
  *   3. link: every run's parent is its first top neighbour, a plain store to
  *      a smaller number; the other pairs (extras) go to a list;
  *   4. flatten the forest by pointer jumping;
@@ -20,13 +23,8 @@
  *      flagged;
  *   7. rank the roots: pieces of several runs get feature slots, open pieces
  *      their global slots;
- *   8. features: a piece of one run is finished by its lane; the others sum
- *      area, columns, rows and box in shared memory with 32-bit atomics, in
- *      windows of FCAP pieces. Closed pieces are whole components: first
- *      pixel into the start bitmap and, when they pass the area filter, into
- *      the pass bitmap and the staged records; open pieces go to global
- *      memory with their partial features;
- *   9. seam pixels get their open slots; bitmaps and counts per cell go out.
+ *   8. features of the pieces, and
+ *   9. the tile's outputs (tile_pieces.cuh, with the kernel).
  * Nothing image-sized is cleared: every tile writes its own words. */
 #ifndef GPUCCL_TILE_LABELING_CUH
 #define GPUCCL_TILE_LABELING_CUH
@@ -57,6 +55,9 @@ template <class S, int FCAP> struct TileShared {
       Scan;
   uint32_t fg[S::H][S::WORDS];   /* foreground */
   uint16_t base[S::H][S::WORDS]; /* number of the word's first run start */
+  /* Numbered runs' starts of the last row of each warp, for the next
+   * warp's first row (step 3; the other rows shuffle them). */
+  uint32_t edge[S::THREADS / 32][S::WORDS];
   uint32_t P[S::MAX_RUNS];       /* forest over runs */
   uint16_t run_ya[S::MAX_RUNS];  /* PAIRED | row << 8 | first column */
   uint8_t run_b[S::MAX_RUNS];    /* last column */
@@ -78,7 +79,7 @@ template <class S, int FCAP> struct TileShared {
 /* The words of a thread's row pair after step 2. */
 struct RowWords {
   uint32_t A, A_left;  /* the row above, and its word to the left */
-  uint32_t starts;     /* run starts of the thread's word */
+  uint32_t starts;     /* starts of the word's numbered runs */
   uint32_t first_keys; /* first top neighbours */
   uint32_t extras;     /* the other touching pairs */
   uint32_t run0;       /* number of the word's first run start */
@@ -123,15 +124,20 @@ struct TileLabeling {
   const uint32_t tile_id;
   const int gx0, gy0;
   const bool seam_top, seam_bottom, seam_left, seam_right;
+  /* Whether isolated runs are finished apart (number_runs); not when the
+   * pieces are another labeling's (forest_tiles.cu). */
+  const bool isolate;
   uint32_t n_runs = 0, n_extras = 0, n_multi = 0;
+  uint32_t iso_starts = 0; /* the thread's word's isolated runs */
 
-  __device__ TileLabeling(Shared &shared, const Frame &frame)
+  __device__ TileLabeling(Shared &shared, const Frame &frame,
+                          bool isolate_runs = true)
       : s(shared), f(frame), t(threadIdx.x), lane(threadIdx.x & 31),
         wy(threadIdx.x / WORDS), ww(threadIdx.x % WORDS),
         tile_id(blockIdx.y * gridDim.x + blockIdx.x), gx0(blockIdx.x * TW),
         gy0(blockIdx.y * TH), seam_top(blockIdx.y > 0),
         seam_bottom(blockIdx.y + 1 < gridDim.y), seam_left(blockIdx.x > 0),
-        seam_right(blockIdx.x + 1 < gridDim.x)
+        seam_right(blockIdx.x + 1 < gridDim.x), isolate(isolate_runs)
   {
   }
 
@@ -179,12 +185,63 @@ struct TileLabeling {
     return (y == 0 && seam_top) || (y == TH - 1 && seam_bottom) ||
            (a == 0 && seam_left) || (b == TW - 1 && seam_right);
   }
-  /* The run holding the set pixel (yy, x). */
+  /* Isolated runs: inside one word, touching no run of the rows above
+   * and below and no seam, so each is a closed piece of one run. Sparse
+   * noise is mostly such runs: they are not numbered, and stage_isolated()
+   * finishes them from the word. Their starts in word k of row yy, and
+   * their ends; the words of the row and the rows around it given. */
+  __device__ uint32_t isolated(int yy, int k, uint32_t B, uint32_t starts,
+                               uint32_t ends, const uint32_t (&A)[3],
+                               const uint32_t (&C)[3], uint32_t &iso_ends) const
+  {
+    iso_ends = 0u;
+    if (!isolate || (yy == 0 && seam_top) || (yy == TH - 1 && seam_bottom))
+      return 0u;
+    const uint32_t touch = touching(B, A[1], A[0], A[2], CONN8) |
+                           touching(B, C[1], C[0], C[2], CONN8);
+    if (!(starts & ~touch)) /* every run starts touching (dense words) */
+      return 0u;
+    uint32_t first = untouched_starts(B, starts, ends, touch);
+    uint32_t last = untouched_ends(B, starts, ends, touch);
+    if (k == 0 && seam_left && (first & 1u)) { /* on the left seam */
+      first &= ~1u;
+      last &= last - 1u;
+    }
+    if (k == WORDS - 1 && seam_right && (last >> 31)) {
+      last &= ~(1u << 31);
+      first &= ~(0x80000000u >> __clz(first));
+    }
+    iso_ends = last;
+    return first;
+  }
+
+  /* The same from shared memory. */
+  __device__ uint32_t isolated(int yy, int k) const
+  {
+    const auto word = [&](int y, int x) {
+      return y >= 0 && y < TH && x >= 0 && x < WORDS ? s.fg[y][x] : 0u;
+    };
+    const uint32_t B = word(yy, k);
+    const uint32_t A[3] = {word(yy - 1, k - 1), word(yy - 1, k),
+                           word(yy - 1, k + 1)};
+    const uint32_t C[3] = {word(yy + 1, k - 1), word(yy + 1, k),
+                           word(yy + 1, k + 1)};
+    uint32_t iso_ends;
+    return isolated(yy, k, B, run_starts(B, word(yy, k - 1)),
+                    run_ends(B, word(yy, k + 1)), A, C, iso_ends);
+  }
+
+  /* Starts of the numbered runs of word k of row yy. */
+  __device__ __forceinline__ uint32_t numbered_starts(int yy, int k) const
+  {
+    const uint32_t starts = run_starts(s.fg[yy][k], k ? s.fg[yy][k - 1] : 0u);
+    return isolate ? starts & ~isolated(yy, k) : starts;
+  }
+  /* The run holding the set pixel (yy, x) of a numbered run. */
   __device__ __forceinline__ uint32_t run_of(int yy, int x) const
   {
     const int k = x >> 5;
-    const uint32_t starts = run_starts(s.fg[yy][k], k ? s.fg[yy][k - 1] : 0u);
-    return run_at(s.base[yy][k], starts, x & 31);
+    return run_at(s.base[yy][k], numbered_starts(yy, k), x & 31);
   }
 
   /* 1. Whether the tile has any foreground comes back with the barrier. */
@@ -204,20 +261,41 @@ struct TileLabeling {
     return B;
   }
 
-  /* 2. Neighbour words of the row by shuffles (a warp holds whole rows),
-   * the row above from shared memory. */
+  /* Word k - 1, k and k + 1 of the row of word x (0 outside the tile);
+   * called by whole warps. */
+  __device__ void row_around(uint32_t x, uint32_t (&around)[3]) const
+  {
+    around[0] = __shfl_up_sync(FULL, x, 1);
+    around[1] = x;
+    around[2] = __shfl_down_sync(FULL, x, 1);
+    if (ww == 0)
+      around[0] = 0u;
+    if (ww == WORDS - 1)
+      around[2] = 0u;
+  }
+
+  /* 2. Neighbour words by shuffles (a warp holds whole rows), the rows
+   * above and below the warp's from shared memory; isolated runs apart. */
   __device__ RowWords number_runs(uint32_t B)
   {
     RowWords w;
-    w.A = wy ? s.fg[wy - 1][ww] : 0u;
-    uint32_t B_left = __shfl_up_sync(FULL, B, 1);
-    w.A_left = __shfl_up_sync(FULL, w.A, 1);
-    uint32_t B_right = __shfl_down_sync(FULL, B, 1);
-    if (ww == 0)
-      B_left = w.A_left = 0;
-    if (ww == WORDS - 1)
-      B_right = 0;
+    uint32_t A[3], Bs[3], C[3];
+    row_around(wy ? s.fg[wy - 1][ww] : 0u, A);
+    row_around(B, Bs);
+    uint32_t below = __shfl_down_sync(FULL, B, WORDS);
+    if (lane >= 32 - WORDS) /* the warp's last row */
+      below = wy + 1 < TH ? s.fg[wy + 1][ww] : 0u;
+    row_around(below, C);
+    w.A = A[1];
+    w.A_left = A[0];
+    const uint32_t B_left = Bs[0], B_right = Bs[2];
+    uint32_t ends = run_ends(B, B_right), iso_ends;
     w.starts = run_starts(B, B_left);
+    iso_starts = isolated(wy, ww, B, w.starts, ends, A, C, iso_ends);
+    w.starts &= ~iso_starts;
+    ends &= ~iso_ends;
+    if (lane / WORDS == 32 / WORDS - 1)
+      s.edge[t / 32][ww] = w.starts;
     const uint32_t keys = pair_keys(w.A, w.A_left, B, B_left, CONN8);
     const FirstKeySum sum = first_key_sum(B, B_left, keys);
     const uint32_t carries =
@@ -243,7 +321,7 @@ struct TileLabeling {
     /* The k-th end closes the k-th run; a run entering from the left word
      * started before this word's first start. */
     r = w.run0 - (B & B_left >> 31 & 1u);
-    for (uint32_t m = run_ends(B, B_right); m; m &= m - 1, r++)
+    for (uint32_t m = ends; m; m &= m - 1, r++)
       s.run_b[r] = (uint8_t)(32 * ww + tile_lowest(m));
     __syncthreads();
     return w;
@@ -252,9 +330,11 @@ struct TileLabeling {
   /* 3. Both runs of a pair are marked PAIRED. */
   __device__ void link(const RowWords &w)
   {
+    uint32_t starts_above = __shfl_up_sync(FULL, w.starts, WORDS);
+    if (lane < WORDS && t >= 32)
+      starts_above = s.edge[t / 32 - 1][ww];
     if (w.first_keys | w.extras) { /* rows below the first only */
       const uint32_t above0 = s.base[wy - 1][ww];
-      const uint32_t starts_above = run_starts(w.A, w.A_left);
       for (uint32_t m = w.first_keys; m; m &= m - 1) {
         const int i = tile_lowest(m);
         const uint32_t r = run_at(w.run0, w.starts, i);
@@ -343,245 +423,6 @@ struct TileLabeling {
     __syncthreads();
   }
 
-  /* Closed pieces that pass are staged, one atomic per warp. Called by
-   * whole warps. */
-  __device__ void stage(bool closed, uint32_t area, uint32_t px, uint4 rec)
-  {
-    const bool passes = closed && f.filter.passes(area);
-    const uint32_t fy = px / TW, fx = px % TW;
-    if (closed)
-      atomicOr(&s.win.start[fy][fx >> 5], 1u << (fx & 31));
-    if (passes)
-      atomicOr(&s.win.pass[fy][fx >> 5], 1u << (fx & 31));
-    const uint32_t m = __ballot_sync(FULL, passes);
-    if (!m)
-      return;
-    const int first = __ffs(m) - 1;
-    uint32_t k = 0;
-    if (lane == first)
-      k = atomicAdd(&s.n_closed, (uint32_t)__popc(m));
-    k = __shfl_sync(FULL, k, first) + __popc(m & below(lane));
-    if (passes)
-      f.out.closed.rec[(size_t)tile_id * S::CLOSED_CAP + k] = rec;
-  }
-
-  /* A piece whose features are known: open ones go to their global slot
-   * (image coordinates, 64-bit sums), closed ones are staged. Called by
-   * whole warps; `valid` says whether this lane has a piece. */
-  __device__ void finish(bool valid, uint32_t root, uint32_t area,
-                         uint32_t sx, uint32_t sy, uint32_t x0, uint32_t x1,
-                         uint32_t y1)
-  {
-    const bool open = valid && flag(s.open, root);
-    const uint32_t fy = valid ? run_y(root) : 0u, fx = valid ? run_a(root) : 0u;
-    const uint32_t px = fy * TW + fx;
-    if (open) {
-      const OpenPieces &o = f.out.open;
-      const uint32_t g = open_slot(root);
-      o.parent[g] = g;
-      o.key[g] = (uint32_t)(gy0 + fy) * f.image.width + gx0 + fx;
-      o.area[g] = area;
-      o.sum_x[g] = sx + (unsigned long long)area * gx0;
-      o.sum_y[g] = sy + (unsigned long long)area * gy0;
-      o.x0[g] = gx0 + x0;
-      o.x1[g] = gx0 + x1;
-      o.y1[g] = gy0 + y1;
-    }
-    stage(valid && !open, area, px,
-          make_uint4(px | area << 16, sx, sy, x0 | x1 << 8 | y1 << 16));
-  }
-
-  /* 8. */
-  __device__ void features()
-  {
-    for (uint32_t lo = 0; lo == 0 || lo < n_multi; lo += FCAP) {
-      const uint32_t n_win = lo < n_multi ? min((uint32_t)FCAP, n_multi - lo) : 0;
-      for (uint32_t i = t; i < n_win; i += NT) {
-        s.win.area_sy[i] = 0;
-        s.win.sum_x[i] = 0;
-        s.win.x0[i] = 0xffu;
-        s.win.x1[i] = 0;
-        s.win.y1[i] = 0;
-      }
-      __syncthreads();
-      for (uint32_t r0 = t - lane; r0 < n_runs; r0 += NT)
-        add_run(r0 + lane, lo, n_win);
-      __syncthreads();
-      for (uint32_t i0 = t - lane; i0 < n_win; i0 += NT)
-        finish_slot(i0 + lane, n_win);
-      __syncthreads();
-    }
-  }
-
-  /* A run's share of its piece: a piece of one run is finished here (in the
-   * first window), the others add into their slot when it is in this
-   * window. The lanes of lane 0's piece (on dense images, the giant
-   * component) add up first. */
-  __device__ void add_run(uint32_t r, uint32_t lo, uint32_t n_win)
-  {
-    uint32_t root = 0, y = 0, a = 0, b = 0, slot = NONE;
-    bool single = false;
-    if (r < n_runs) {
-      root = s.P[r];
-      y = run_y(r);
-      a = run_a(r);
-      b = s.run_b[r];
-      if (!paired(root)) {
-        single = lo == 0;
-      } else {
-        const uint32_t k = multi_rank(root) - lo;
-        if (k < n_win) {
-          slot = k;
-          if (root == r)
-            s.win.root[k] = (uint16_t)r;
-        }
-      }
-    }
-    uint32_t len = b + 1 - a, sx = len * (a + b) / 2;
-    if (__any_sync(FULL, single))
-      finish(single, root, len, sx, len * y, a, b, y);
-    uint32_t area_sy = len | (len * y) << AREA_BITS, x0 = a, x1 = b, y1 = y;
-    bool leader = slot != NONE;
-#if __CUDA_ARCH__ >= 800
-    const uint32_t slot0 = __shfl_sync(FULL, slot, 0);
-    const bool group = slot == slot0 && slot != NONE;
-    const uint32_t peers = __ballot_sync(FULL, group);
-    if (group && (peers & (peers - 1))) {
-      area_sy = __reduce_add_sync(peers, area_sy);
-      sx = __reduce_add_sync(peers, sx);
-      x0 = __reduce_min_sync(peers, x0);
-      x1 = __reduce_max_sync(peers, x1);
-      y1 = __reduce_max_sync(peers, y1);
-      leader = lane == __ffs(peers) - 1;
-    }
-#endif
-    if (leader) {
-      atomicAdd(s.win.area_sy + slot, area_sy);
-      atomicAdd(s.win.sum_x + slot, sx);
-      atomicMin(s.win.x0 + slot, x0);
-      atomicMax(s.win.x1 + slot, x1);
-      atomicMax(s.win.y1 + slot, y1);
-    }
-  }
-
-  __device__ void finish_slot(uint32_t i, uint32_t n_win)
-  {
-    const bool valid = i < n_win;
-    const uint32_t area_sy = valid ? s.win.area_sy[i] : 0u;
-    finish(valid, valid ? s.win.root[i] : 0u,
-           area_sy & ((1u << AREA_BITS) - 1u), valid ? s.win.sum_x[i] : 0u,
-           area_sy >> AREA_BITS, valid ? s.win.x0[i] : 0u,
-           valid ? s.win.x1[i] : 0u, valid ? s.win.y1[i] : 0u);
-  }
-
-  /* The open slot of a seam pixel's piece, NONE for background. */
-  __device__ uint32_t seam_slot(int yy, int x) const
-  {
-    if (!(s.fg[yy][x >> 5] >> (x & 31) & 1u))
-      return NONE;
-    return open_slot(s.P[run_of(yy, x)]);
-  }
-
-  /* 9. Seam pixels only where the tile has open pieces: seam merging reads
-   * no other tile's. */
-  __device__ void write_outputs()
-  {
-    const uint32_t n_open = (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
-    if (n_open)
-      write_seams();
-    write_cells(s.win.start[wy][ww], s.win.pass[wy][ww], n_open, s.n_closed);
-  }
-
-  __device__ void write_seams()
-  {
-    const Seams &sm = f.out.seams;
-    const int tx = blockIdx.x, ty = blockIdx.y;
-    for (int x = t; x < TW; x += NT) {
-      if (seam_top)
-        sm.top[(size_t)ty * sm.row_len + gx0 + x] = seam_slot(0, x);
-      if (seam_bottom)
-        sm.bottom[(size_t)ty * sm.row_len + gx0 + x] = seam_slot(TH - 1, x);
-    }
-    for (int yy = t; yy < TH; yy += NT) {
-      if (seam_left)
-        sm.left[(size_t)tx * sm.col_len + gy0 + yy] = seam_slot(yy, 0);
-      if (seam_right)
-        sm.right[(size_t)tx * sm.col_len + gy0 + yy] = seam_slot(yy, TW - 1);
-    }
-  }
-
-  /* The thread's bitmap words; its cell's closed components, packed as in
-   * Frame::cell_before (open roots add theirs later, the scan turns counts
-   * into offsets); the tile's counts. */
-  __device__ void write_cells(uint32_t start, uint32_t pass, uint32_t n_open,
-                              uint32_t n_closed)
-  {
-    const TileOutputs &out = f.out;
-    const int tx = blockIdx.x;
-    const size_t word = (size_t)(gy0 + wy) * out.start_words + tx * WORDS + ww;
-    out.start[word] = start;
-    out.pass[word] = pass;
-    uint32_t all = __popc(start), passed = __popc(pass);
-    for (int d = 1; d < WORDS; d <<= 1) {
-      all += __shfl_down_sync(FULL, all, d, WORDS);
-      passed += __shfl_down_sync(FULL, passed, d, WORDS);
-    }
-    if (ww == 0 && gy0 + wy < f.image.height)
-      f.cell_count[(size_t)(gy0 + wy) * gridDim.x + tx] =
-          all | (unsigned long long)passed << 32;
-    if (t == 0) {
-      out.n_open[tile_id] = n_open;
-      out.n_closed[tile_id] = n_closed;
-    }
-  }
-
-  /* A tile without foreground (sparse scenes are mostly such tiles): its
-   * counts and zero bitmaps, or its zero labels; no run to label. */
-  __device__ void write_empty(uint32_t *labels)
-  {
-    if (!labels) {
-      write_cells(0u, 0u, 0u, 0u);
-      return;
-    }
-    const Image &im = f.image;
-    for (int i = t; i < TW * TH; i += NT) {
-      const int y = i / TW, x = i % TW;
-      if (gy0 + y < im.height && gx0 + x < im.width)
-        labels[(size_t)(gy0 + y) * im.width + gx0 + x] = 0u;
-    }
-  }
-
-  /* The label image (Alg. 5), after the component ids: each root's id, a
-   * closed piece's from its own first pixel, an open one's from the first
-   * pixel of its component; then every pixel of the tile inside the image,
-   * background too (the label image is never cleared), consecutive threads
-   * on consecutive pixels. */
-  __device__ void label_image(uint32_t *labels)
-  {
-    const Image &im = f.image;
-    for (uint32_t r = t; r < n_runs; r += NT) {
-      if (s.P[r] != r)
-        continue;
-      uint32_t x = gx0 + run_a(r), y = gy0 + run_y(r);
-      if (flag(s.open, r)) {
-        const uint32_t key = f.out.open.key[find_root<GlobalForest>(
-            f.out.open.parent, open_slot(r))];
-        x = key % (uint32_t)im.width;
-        y = key / (uint32_t)im.width;
-      }
-      s.id[r] = (uint32_t)components_before<S>(f, x, y) + 1;
-    }
-    __syncthreads();
-    for (int i = t; i < TW * TH; i += NT) {
-      const int y = i / TW, x = i % TW;
-      if (gy0 + y >= im.height || gx0 + x >= im.width)
-        continue;
-      const bool set = s.fg[y][x >> 5] >> (x & 31) & 1;
-      labels[(size_t)(gy0 + y) * im.width + gx0 + x] =
-          set ? s.id[s.P[run_of(y, x)]] : 0u;
-    }
-  }
-
   /* Steps 1 to 7: the tile's forest, flat, with its flags and ranks;
    * false for a tile without foreground (nothing after step 1 ran). */
   __device__ bool label_runs()
@@ -605,31 +446,6 @@ struct TileLabeling {
     return true;
   }
 };
-
-/* LABELS: the label image pass, after the component ids: the tile is
- * labeled again (steps 1 to 7) and every pixel gets its component's id;
- * nothing else is written. */
-template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
-          bool LABELS = false, class Marks = NoMarks>
-__global__ void __launch_bounds__(S::THREADS)
-    labeling_kernel(Frame f, uint32_t *labels)
-{
-  typedef TileLabeling<S, FMT, CONN8, FCAP, Marks> Agent;
-  extern __shared__ uint4 smem_raw[];
-  wait_for_previous();
-  allow_next();
-  Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
-  if (!agent.label_runs()) {
-    agent.write_empty(LABELS ? labels : nullptr);
-    return;
-  }
-  if (LABELS) {
-    agent.label_image(labels);
-    return;
-  }
-  agent.features();
-  agent.write_outputs();
-}
 
 } /* namespace tile */
 

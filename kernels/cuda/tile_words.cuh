@@ -114,6 +114,57 @@ TILE_WORDS_FN uint32_t word_carries(uint32_t generate, uint32_t propagate,
   return (generate + propagate) ^ generate ^ propagate;
 }
 
+/* Bits of v in reverse order (bit 0 becomes bit 31). */
+TILE_WORDS_FN uint32_t tile_brev(uint32_t v)
+{
+#ifdef __CUDA_ARCH__
+  return __brev(v);
+#else
+  uint32_t r = 0;
+  for (int i = 0; i < 32; i++)
+    r |= (v >> i & 1u) << (31 - i);
+  return r;
+#endif
+}
+
+/* The pixels of B next to a set pixel of row X (`left`, `right`: X's
+ * neighbouring words): under, or (8-connectivity) diagonally next to. */
+TILE_WORDS_FN uint32_t touching(uint32_t B, uint32_t X, uint32_t left,
+                                uint32_t right, bool conn8)
+{
+  if (!conn8)
+    return B & X;
+  return B & (X | X << 1 | left >> 31 | X >> 1 | right << 31);
+}
+
+/* Runs of B that start and end in the word and have no pixel in `touch`:
+ * their ends. Adding a run's start to its untouching pixels carries past
+ * its end (to the background after it, or out of the word) exactly when
+ * none of its pixels touches; runs are a gap apart, so carries never
+ * meet. */
+TILE_WORDS_FN uint32_t untouched_ends(uint32_t B, uint32_t starts,
+                                      uint32_t ends, uint32_t touch)
+{
+  const uint32_t free_px = B & ~touch, sum = free_px + starts;
+  return ((sum & ~B) >> 1 | (uint32_t)(sum < free_px) << 31) & ends;
+}
+
+/* The same runs' starts: the same addition from the ends, on the words
+ * reversed. */
+TILE_WORDS_FN uint32_t untouched_starts(uint32_t B, uint32_t starts,
+                                        uint32_t ends, uint32_t touch)
+{
+  return tile_brev(untouched_ends(tile_brev(B), tile_brev(ends),
+                                  tile_brev(starts), tile_brev(touch)));
+}
+
+/* The length of the run of B that starts at bit i and ends in the word. */
+TILE_WORDS_FN uint32_t run_length(uint32_t B, int i)
+{
+  const uint32_t after = ~(B >> i); /* 0: the run is the whole word */
+  return after ? (uint32_t)tile_lowest(after) : 32u;
+}
+
 /* The number of the run of a row holding column 32 k + i, or ending at
  * 32 k + i - 1 when that column is background: `base` is the number of the
  * first run starting in word k, `starts` the word's run starts. */

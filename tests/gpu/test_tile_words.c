@@ -7,7 +7,10 @@
  * key, the first key of each run names its leftmost touching run above
  * (its first top neighbour), the extras name every other touching pair, and
  * run_at maps each key to the two runs of the pair. Also run starts and
- * ends against a walk along the row. */
+ * ends against a walk along the row, and for random row triples the
+ * isolated runs (untouched_starts / untouched_ends: inside one word, no
+ * touching run in the rows above and below) and their lengths against the
+ * enumeration. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,9 +169,50 @@ static void check_pair(const uint32_t *A, const uint32_t *B, int conn8)
   }
 }
 
+/* Isolated runs of B between A (above) and C (below), word by word as
+ * tile labeling finds them, against the runs that lie in one word and
+ * touch no run of A or C. */
+static void check_isolated(const uint32_t *A, const uint32_t *B, const uint32_t *C,
+                           int conn8)
+{
+  uint32_t want_s[WORDS] = {0}, want_e[WORDS] = {0};
+  Run ra[WIDTH / 2 + 1], rb[WIDTH / 2 + 1], rc[WIDTH / 2 + 1];
+  const int na = runs_of(A, ra), nb = runs_of(B, rb), nc = runs_of(C, rc);
+  for (int r = 0; r < nb; r++) {
+    int alone = rb[r].a / 32 == rb[r].b / 32;
+    for (int u = 0; u < na && alone; u++)
+      alone = !touch(ra[u], rb[r], conn8);
+    for (int u = 0; u < nc && alone; u++)
+      alone = !touch(rc[u], rb[r], conn8);
+    if (alone) {
+      want_s[rb[r].a / 32] |= 1u << (rb[r].a % 32);
+      want_e[rb[r].b / 32] |= 1u << (rb[r].b % 32);
+    }
+  }
+  for (int k = 0; k < WORDS; k++) {
+    const uint32_t l = k ? 1 : 0, r = k + 1 < WORDS;
+    const uint32_t starts = run_starts(B[k], l ? B[k - 1] : 0);
+    const uint32_t ends = run_ends(B[k], r ? B[k + 1] : 0);
+    const uint32_t touch_px =
+        touching(B[k], A[k], l ? A[k - 1] : 0, r ? A[k + 1] : 0, conn8) |
+        touching(B[k], C[k], l ? C[k - 1] : 0, r ? C[k + 1] : 0, conn8);
+    const uint32_t got_s = untouched_starts(B[k], starts, ends, touch_px);
+    const uint32_t got_e = untouched_ends(B[k], starts, ends, touch_px);
+    EXPECT(got_s == want_s[k], "c%d word %d: isolated starts %08x, want %08x",
+           conn8 ? 8 : 4, k, got_s, want_s[k]);
+    EXPECT(got_e == want_e[k], "c%d word %d: isolated ends %08x, want %08x",
+           conn8 ? 8 : 4, k, got_e, want_e[k]);
+  }
+  for (int r = 0; r < nb; r++)
+    if (want_s[rb[r].a / 32] >> (rb[r].a % 32) & 1u)
+      EXPECT(run_length(B[rb[r].a / 32], rb[r].a % 32) == (uint32_t)(rb[r].b - rb[r].a + 1),
+             "run %d..%d: length %u", rb[r].a, rb[r].b,
+             run_length(B[rb[r].a / 32], rb[r].a % 32));
+}
+
 int main(void)
 {
-  uint32_t A[WORDS], B[WORDS];
+  uint32_t A[WORDS], B[WORDS], C[WORDS];
   static const int d[] = {0, 5, 30, 50, 60, 90, 100};
   static const int g[] = {1, 2, 8, 40};
   for (int iter = 0; iter < 20000; iter++) {
@@ -176,6 +220,9 @@ int main(void)
     random_row(B, d[next() % 7], g[next() % 4]);
     check_pair(A, B, 0);
     check_pair(A, B, 1);
+    random_row(C, d[next() % 7], g[next() % 4]);
+    check_isolated(A, B, C, 0);
+    check_isolated(A, B, C, 1);
   }
   /* Runs that cross every word boundary, full rows, checkerboards. */
   for (int s = 0; s < 4; s++) {
@@ -185,7 +232,16 @@ int main(void)
     }
     check_pair(A, B, 0);
     check_pair(A, B, 1);
+    check_isolated(A, B, A, 0);
+    check_isolated(A, B, A, 1);
   }
+  /* Isolated runs filling a word, and at its edges. */
+  memset(A, 0, sizeof A);
+  memset(C, 0, sizeof C);
+  for (int k = 0; k < WORDS; k++)
+    B[k] = k % 3 == 0 ? 0xffffffffu : k % 3 == 1 ? 0x80000001u : 0x7ffffffeu;
+  check_isolated(A, B, C, 0);
+  check_isolated(A, B, C, 1);
   printf("%ld checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
 }

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Tile labeling's steps 8 and 9 (steps 1 to 7: tile_labeling.cuh) and its
+ * kernel: the features of the tile's pieces, what the tile hands the tail
+ * (staged closed pieces, open pieces, seam pixels, bitmaps and counts per
+ * cell), and the label image pass.
+ *
+ * Closed pieces are whole components: their first pixel goes into the
+ * start bitmap and, when they pass the area filter, into the pass bitmap
+ * and the staged records; open pieces go to global memory with their
+ * partial features. An isolated run is finished from its word; a piece of
+ * one numbered run by its lane; the others sum area, columns, rows and box
+ * in shared memory with 32-bit atomics, in windows of FCAP pieces. */
+#ifndef GPUCCL_TILE_PIECES_CUH
+#define GPUCCL_TILE_PIECES_CUH
+
+#include "tile_labeling.cuh"
+
+namespace tile {
+
+template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
+          class Marks = NoMarks>
+struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
+  typedef TileLabeling<S, FMT, CONN8, FCAP, Marks> Forest;
+  using Forest::Forest;
+  using Forest::AREA_BITS, Forest::FULL, Forest::NT, Forest::RW, Forest::TH,
+      Forest::TW, Forest::WORDS;
+  using Forest::f, Forest::s, Forest::t, Forest::lane, Forest::wy,
+      Forest::ww, Forest::tile_id, Forest::gx0, Forest::gy0,
+      Forest::seam_top, Forest::seam_bottom, Forest::seam_left,
+      Forest::seam_right, Forest::n_runs, Forest::n_multi,
+      Forest::iso_starts;
+  using Forest::below, Forest::flag, Forest::isolated, Forest::multi_rank,
+      Forest::open_slot, Forest::paired, Forest::run_a, Forest::run_of,
+      Forest::run_y;
+
+  /* Step 8 for the isolated runs (number_runs): each thread's own, from
+   * its word, into the start and pass bitmaps (its word, which rank_roots
+   * cleared; before the windows' atomics add theirs) and the staged
+   * records, one atomic per warp. */
+  __device__ void stage_isolated()
+  {
+    const uint32_t B = s.fg[wy][ww], iso = iso_starts;
+    if (!__any_sync(FULL, iso)) /* its words stay as rank_roots left them */
+      return;
+    uint32_t pass = 0;
+    for (uint32_t m = iso; m; m &= m - 1) {
+      const int a = tile_lowest(m);
+      if (f.filter.passes(run_length(B, a)))
+        pass |= 1u << a;
+    }
+    s.win.start[wy][ww] = iso;
+    s.win.pass[wy][ww] = pass;
+    const uint32_t n = __popc(pass);
+    uint32_t k = n; /* inclusive sum over the warp */
+    for (int d = 1; d < 32; d <<= 1) {
+      const uint32_t v = __shfl_up_sync(FULL, k, d);
+      if (lane >= d)
+        k += v;
+    }
+    uint32_t k0 = 0;
+    if (lane == 31 && k)
+      k0 = atomicAdd(&s.n_closed, k);
+    k = __shfl_sync(FULL, k0, 31) + k - n;
+    uint4 *rec = f.out.closed.rec + (size_t)tile_id * S::CLOSED_CAP;
+    for (uint32_t m = pass; m; m &= m - 1, k++) {
+      const uint32_t a = 32 * ww + tile_lowest(m);
+      const uint32_t len = run_length(B, a & 31), b = a + len - 1;
+      rec[k] = make_uint4((wy * TW + a) | len << 16, len * (a + b) / 2,
+                          len * wy, a | b << 8 | wy << 16);
+    }
+  }
+
+  /* Closed pieces that pass are staged, one atomic per warp. Called by
+   * whole warps. */
+  __device__ void stage(bool closed, uint32_t area, uint32_t px, uint4 rec)
+  {
+    const bool passes = closed && f.filter.passes(area);
+    const uint32_t fy = px / TW, fx = px % TW;
+    if (closed)
+      atomicOr(&s.win.start[fy][fx >> 5], 1u << (fx & 31));
+    if (passes)
+      atomicOr(&s.win.pass[fy][fx >> 5], 1u << (fx & 31));
+    const uint32_t m = __ballot_sync(FULL, passes);
+    if (!m)
+      return;
+    const int first = __ffs(m) - 1;
+    uint32_t k = 0;
+    if (lane == first)
+      k = atomicAdd(&s.n_closed, (uint32_t)__popc(m));
+    k = __shfl_sync(FULL, k, first) + __popc(m & below(lane));
+    if (passes)
+      f.out.closed.rec[(size_t)tile_id * S::CLOSED_CAP + k] = rec;
+  }
+
+  /* A piece whose features are known: open ones go to their global slot
+   * (image coordinates, 64-bit sums), closed ones are staged. Called by
+   * whole warps; `valid` says whether this lane has a piece. */
+  __device__ void finish(bool valid, uint32_t root, uint32_t area,
+                         uint32_t sx, uint32_t sy, uint32_t x0, uint32_t x1,
+                         uint32_t y1)
+  {
+    const bool open = valid && flag(s.open, root);
+    const uint32_t fy = valid ? run_y(root) : 0u, fx = valid ? run_a(root) : 0u;
+    const uint32_t px = fy * TW + fx;
+    if (open) {
+      const OpenPieces &o = f.out.open;
+      const uint32_t g = open_slot(root);
+      o.parent[g] = g;
+      o.key[g] = (uint32_t)(gy0 + fy) * f.image.width + gx0 + fx;
+      o.area[g] = area;
+      o.sum_x[g] = sx + (unsigned long long)area * gx0;
+      o.sum_y[g] = sy + (unsigned long long)area * gy0;
+      o.x0[g] = gx0 + x0;
+      o.x1[g] = gx0 + x1;
+      o.y1[g] = gy0 + y1;
+    }
+    stage(valid && !open, area, px,
+          make_uint4(px | area << 16, sx, sy, x0 | x1 << 8 | y1 << 16));
+  }
+
+  /* 8. */
+  __device__ void features()
+  {
+    for (uint32_t lo = 0; lo == 0 || lo < n_multi; lo += FCAP) {
+      const uint32_t n_win = lo < n_multi ? min((uint32_t)FCAP, n_multi - lo) : 0;
+      for (uint32_t i = t; i < n_win; i += NT) {
+        s.win.area_sy[i] = 0;
+        s.win.sum_x[i] = 0;
+        s.win.x0[i] = 0xffu;
+        s.win.x1[i] = 0;
+        s.win.y1[i] = 0;
+      }
+      __syncthreads();
+      for (uint32_t r0 = t - lane; r0 < n_runs; r0 += NT)
+        add_run(r0 + lane, lo, n_win);
+      __syncthreads();
+      for (uint32_t i0 = t - lane; i0 < n_win; i0 += NT)
+        finish_slot(i0 + lane, n_win);
+      __syncthreads();
+    }
+  }
+
+  /* A run's share of its piece: a piece of one run is finished here (in the
+   * first window), the others add into their slot when it is in this
+   * window. The lanes of lane 0's piece (on dense images, the giant
+   * component) add up first. */
+  __device__ void add_run(uint32_t r, uint32_t lo, uint32_t n_win)
+  {
+    uint32_t root = 0, y = 0, a = 0, b = 0, slot = NONE;
+    bool single = false;
+    if (r < n_runs) {
+      root = s.P[r];
+      y = run_y(r);
+      a = run_a(r);
+      b = s.run_b[r];
+      if (!paired(root)) {
+        single = lo == 0;
+      } else {
+        const uint32_t k = multi_rank(root) - lo;
+        if (k < n_win) {
+          slot = k;
+          if (root == r)
+            s.win.root[k] = (uint16_t)r;
+        }
+      }
+    }
+    uint32_t len = b + 1 - a, sx = len * (a + b) / 2;
+    if (__any_sync(FULL, single))
+      finish(single, root, len, sx, len * y, a, b, y);
+    uint32_t area_sy = len | (len * y) << AREA_BITS, x0 = a, x1 = b, y1 = y;
+    bool leader = slot != NONE;
+#if __CUDA_ARCH__ >= 800
+    const uint32_t slot0 = __shfl_sync(FULL, slot, 0);
+    const bool group = slot == slot0 && slot != NONE;
+    const uint32_t peers = __ballot_sync(FULL, group);
+    if (group && (peers & (peers - 1))) {
+      area_sy = __reduce_add_sync(peers, area_sy);
+      sx = __reduce_add_sync(peers, sx);
+      x0 = __reduce_min_sync(peers, x0);
+      x1 = __reduce_max_sync(peers, x1);
+      y1 = __reduce_max_sync(peers, y1);
+      leader = lane == __ffs(peers) - 1;
+    }
+#endif
+    if (leader) {
+      atomicAdd(s.win.area_sy + slot, area_sy);
+      atomicAdd(s.win.sum_x + slot, sx);
+      atomicMin(s.win.x0 + slot, x0);
+      atomicMax(s.win.x1 + slot, x1);
+      atomicMax(s.win.y1 + slot, y1);
+    }
+  }
+
+  __device__ void finish_slot(uint32_t i, uint32_t n_win)
+  {
+    const bool valid = i < n_win;
+    const uint32_t area_sy = valid ? s.win.area_sy[i] : 0u;
+    finish(valid, valid ? s.win.root[i] : 0u,
+           area_sy & ((1u << AREA_BITS) - 1u), valid ? s.win.sum_x[i] : 0u,
+           area_sy >> AREA_BITS, valid ? s.win.x0[i] : 0u,
+           valid ? s.win.x1[i] : 0u, valid ? s.win.y1[i] : 0u);
+  }
+
+  /* The open slot of a seam pixel's piece, NONE for background. Its run
+   * touches the seam, so it is numbered: on a row seam, whose row has no
+   * isolated run, or in the first column, by the starts before it; in the
+   * last column, as the row's last run. */
+  __device__ uint32_t seam_slot(int yy, int x) const
+  {
+    const int k = x >> 5;
+    if (!(s.fg[yy][k] >> (x & 31) & 1u))
+      return NONE;
+    uint32_t r;
+    if (x == TW - 1)
+      r = (yy + 1 < TH ? s.base[yy + 1][0] : n_runs) - 1u;
+    else
+      r = run_at(s.base[yy][k],
+                 run_starts(s.fg[yy][k], k ? s.fg[yy][k - 1] : 0u), x & 31);
+    return open_slot(s.P[r]);
+  }
+
+  /* 9. Seam pixels only where the tile has open pieces: seam merging reads
+   * no other tile's. */
+  __device__ void write_outputs()
+  {
+    const uint32_t n_open = (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
+    if (n_open)
+      write_seams();
+    write_cells(s.win.start[wy][ww], s.win.pass[wy][ww], n_open, s.n_closed);
+  }
+
+  __device__ void write_seams()
+  {
+    const Seams &sm = f.out.seams;
+    const int tx = blockIdx.x, ty = blockIdx.y;
+    for (int x = t; x < TW; x += NT) {
+      if (seam_top)
+        sm.top[(size_t)ty * sm.row_len + gx0 + x] = seam_slot(0, x);
+      if (seam_bottom)
+        sm.bottom[(size_t)ty * sm.row_len + gx0 + x] = seam_slot(TH - 1, x);
+    }
+    for (int yy = t; yy < TH; yy += NT) {
+      if (seam_left)
+        sm.left[(size_t)tx * sm.col_len + gy0 + yy] = seam_slot(yy, 0);
+      if (seam_right)
+        sm.right[(size_t)tx * sm.col_len + gy0 + yy] = seam_slot(yy, TW - 1);
+    }
+  }
+
+  /* The thread's bitmap words; its cell's closed components, packed as in
+   * Frame::cell_before (open roots add theirs later, the scan turns counts
+   * into offsets); the tile's counts. */
+  __device__ void write_cells(uint32_t start, uint32_t pass, uint32_t n_open,
+                              uint32_t n_closed)
+  {
+    const TileOutputs &out = f.out;
+    const int tx = blockIdx.x;
+    const size_t word = (size_t)(gy0 + wy) * out.start_words + tx * WORDS + ww;
+    out.start[word] = start;
+    out.pass[word] = pass;
+    uint32_t all = __popc(start), passed = __popc(pass);
+    for (int d = 1; d < WORDS; d <<= 1) {
+      all += __shfl_down_sync(FULL, all, d, WORDS);
+      passed += __shfl_down_sync(FULL, passed, d, WORDS);
+    }
+    if (ww == 0 && gy0 + wy < f.image.height)
+      f.cell_count[(size_t)(gy0 + wy) * gridDim.x + tx] =
+          all | (unsigned long long)passed << 32;
+    if (t == 0) {
+      out.n_open[tile_id] = n_open;
+      out.n_closed[tile_id] = n_closed;
+    }
+  }
+
+  /* A tile without foreground (sparse scenes are mostly such tiles): its
+   * counts and zero bitmaps, or its zero labels; no run to label. */
+  __device__ void write_empty(uint32_t *labels)
+  {
+    if (!labels) {
+      write_cells(0u, 0u, 0u, 0u);
+      return;
+    }
+    const Image &im = f.image;
+    for (int i = t; i < TW * TH; i += NT) {
+      const int y = i / TW, x = i % TW;
+      if (gy0 + y < im.height && gx0 + x < im.width)
+        labels[(size_t)(gy0 + y) * im.width + gx0 + x] = 0u;
+    }
+  }
+
+  /* The label image (Alg. 5), after the component ids: each root's id, a
+   * closed piece's from its own first pixel, an open one's from the first
+   * pixel of its component; then every pixel of the tile inside the image,
+   * background too (the label image is never cleared), consecutive threads
+   * on consecutive pixels. */
+  __device__ void label_image(uint32_t *labels)
+  {
+    const Image &im = f.image;
+    for (uint32_t r = t; r < n_runs; r += NT) {
+      if (s.P[r] != r)
+        continue;
+      uint32_t x = gx0 + run_a(r), y = gy0 + run_y(r);
+      if (flag(s.open, r)) {
+        const uint32_t key = f.out.open.key[find_root<GlobalForest>(
+            f.out.open.parent, open_slot(r))];
+        x = key % (uint32_t)im.width;
+        y = key / (uint32_t)im.width;
+      }
+      s.id[r] = (uint32_t)components_before<S>(f, x, y) + 1;
+    }
+    __syncthreads();
+    for (int i = t; i < TW * TH; i += NT) {
+      const int y = i / TW, x = i % TW;
+      if (gy0 + y >= im.height || gx0 + x >= im.width)
+        continue;
+      labels[(size_t)(gy0 + y) * im.width + gx0 + x] = pixel_id(y, x);
+    }
+  }
+
+  /* The id of pixel (y, x) of the tile, 0 for background: an isolated
+   * run's from its start, any other's from its root. */
+  __device__ uint32_t pixel_id(int y, int x) const
+  {
+    const int k = x >> 5;
+    if (!(s.fg[y][k] >> (x & 31) & 1u))
+      return 0u;
+    const uint32_t started = run_starts(s.fg[y][k], k ? s.fg[y][k - 1] : 0u) &
+                             bits_through(x & 31);
+    if (started) { /* the run starts in this word, at its highest start */
+      const int a = 31 - __clz(started);
+      if (isolated(y, k) >> a & 1u)
+        return (uint32_t)components_before<S>(f, gx0 + 32 * k + a, gy0 + y) +
+               1;
+    }
+    return s.id[s.P[run_of(y, x)]];
+  }
+};
+
+/* LABELS: the label image pass, after the component ids: the tile is
+ * labeled again (steps 1 to 7) and every pixel gets its component's id;
+ * nothing else is written. */
+template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
+          bool LABELS = false, class Marks = NoMarks>
+__global__ void __launch_bounds__(S::THREADS)
+    labeling_kernel(Frame f, uint32_t *labels)
+{
+  typedef TilePieces<S, FMT, CONN8, FCAP, Marks> Agent;
+  extern __shared__ uint4 smem_raw[];
+  wait_for_previous();
+  allow_next();
+  Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
+  if (!agent.label_runs()) {
+    agent.write_empty(LABELS ? labels : nullptr);
+    return;
+  }
+  if (LABELS) {
+    agent.label_image(labels);
+    return;
+  }
+  agent.stage_isolated();
+  agent.features();
+  agent.write_outputs();
+}
+
+
+} /* namespace tile */
+
+#endif /* GPUCCL_TILE_PIECES_CUH */
