@@ -241,12 +241,38 @@ __device__ __forceinline__ void link_roots(uint32_t *P, uint32_t a,
   }
 }
 
-/* Alg. 2: both roots found, halving the paths, then linked. */
+/* One step up a path with halving (find_root's loop body) for x with
+ * parent p, g = P[p] loaded: x becomes a root (p, when g is p) or its
+ * grandparent, whose parent is then to load (returns true). */
+__device__ __forceinline__ bool climb(uint32_t *P, uint32_t &x, uint32_t p,
+                                      uint32_t g)
+{
+  if (g == p) {
+    x = p;
+    return false;
+  }
+  atomicMin(P + x, g);
+  x = g;
+  return true;
+}
+
+/* Alg. 2: both roots found, halving the paths, then linked. The two walks
+ * go up together, so their loads overlap: a union waits for the longer
+ * path, not for both (the seams' unions wait on L2 round trips). */
 template <class Mem>
 __device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
                                             uint32_t b)
 {
-  link_roots(P, find_root<Mem>(P, a), find_root<Mem>(P, b));
+  uint32_t pa = Mem::load(P + a), pb = Mem::load(P + b);
+  while (pa != a || pb != b) {
+    const uint32_t ga = pa != a ? Mem::load(P + pa) : a;
+    const uint32_t gb = pb != b ? Mem::load(P + pb) : b;
+    const bool more_a = pa != a && climb(P, a, pa, ga);
+    const bool more_b = pb != b && climb(P, b, pb, gb);
+    pa = more_a ? Mem::load(P + a) : a;
+    pb = more_b ? Mem::load(P + b) : b;
+  }
+  link_roots(P, a, b);
 }
 
 /* Bits 0..b of a word (b in 0..31). */
