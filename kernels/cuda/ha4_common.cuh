@@ -129,7 +129,15 @@ __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 __device__ __forceinline__ void ha4_merge_flat(uint32_t *L, uint32_t a,
                                                uint32_t b)
 {
-  tile::link_roots(L, ha4_find(L, a), ha4_find(L, b));
+  /* Both finds go up together, their loads overlapping. */
+  uint32_t na = __ldcg(L + a), nb = __ldcg(L + b);
+  while (na != a || nb != b) {
+    if (na != a)
+      na = __ldcg(L + (a = na));
+    if (nb != b)
+      nb = __ldcg(L + (b = nb));
+  }
+  tile::link_roots(L, a, b);
 }
 
 /* Bit i of a mask, as 0 or 1. */

@@ -9,19 +9,17 @@
 
 namespace tile {
 
-/* Whether a and b are known to be joined already: the same piece, or
- * the same parent (trees of open pieces are shallow). Read only, so the
- * common case on dense images sends no atomic to the giant root. */
-__device__ __forceinline__ bool joined(const uint32_t *P, uint32_t a,
-                                       uint32_t b)
-{
-  return a == b || GlobalForest::load(P + a) == GlobalForest::load(P + b);
-}
-
+/* Unless a and b are known to be joined already (the same piece, or the
+ * same parent: trees of open pieces are shallow), their union, from the
+ * parents read for that check. Read only in the common case on dense
+ * images, so that sends no atomic to the giant root. */
 __device__ __forceinline__ void join(uint32_t *P, uint32_t a, uint32_t b)
 {
-  if (b != NONE && !joined(P, a, b))
-    merge_roots<GlobalForest>(P, a, b);
+  if (b == NONE || a == b)
+    return;
+  const uint32_t pa = GlobalForest::load(P + a), pb = GlobalForest::load(P + b);
+  if (pa != pb)
+    merge_roots_from<GlobalForest>(P, a, pa, b, pb);
 }
 
 /* The pieces to join with `near` across one seam position (NONE: no

@@ -256,14 +256,15 @@ __device__ __forceinline__ bool climb(uint32_t *P, uint32_t &x, uint32_t p,
   return true;
 }
 
-/* Alg. 2: both roots found, halving the paths, then linked. The two walks
- * go up together, so their loads overlap: a union waits for the longer
- * path, not for both (the seams' unions wait on L2 round trips). */
+/* Alg. 2: both roots found, halving the paths, then linked, from a and b
+ * and their parents pa and pb. The two walks go up together, so their
+ * loads overlap: a union waits for the longer path, not for both (the
+ * seams' unions wait on L2 round trips). */
 template <class Mem>
-__device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
-                                            uint32_t b)
+__device__ __forceinline__ void merge_roots_from(uint32_t *P, uint32_t a,
+                                                 uint32_t pa, uint32_t b,
+                                                 uint32_t pb)
 {
-  uint32_t pa = Mem::load(P + a), pb = Mem::load(P + b);
   while (pa != a || pb != b) {
     const uint32_t ga = pa != a ? Mem::load(P + pa) : a;
     const uint32_t gb = pb != b ? Mem::load(P + pb) : b;
@@ -273,6 +274,14 @@ __device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
     pb = more_b ? Mem::load(P + b) : b;
   }
   link_roots(P, a, b);
+}
+
+/* The same, the parents not loaded yet. */
+template <class Mem>
+__device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
+                                            uint32_t b)
+{
+  merge_roots_from<Mem>(P, a, Mem::load(P + a), b, Mem::load(P + b));
 }
 
 /* Bits 0..b of a word (b in 0..31). */
