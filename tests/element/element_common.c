@@ -44,6 +44,15 @@ element_test_main (int argc, char **argv, Suite * (*make_suite) (void))
   return gst_check_run_suite (make_suite (), "gpucclblob", argv[0]);
 }
 
+void
+element_require (void)
+{
+  GstElementFactory *factory = gst_element_factory_find ("gpucclblob");
+
+  fail_unless (factory != NULL, "no gpucclblob element (GST_PLUGIN_PATH?)");
+  gst_object_unref (factory);
+}
+
 GstHarness *
 element_harness_new (const gchar * props)
 {

@@ -32,6 +32,10 @@ int element_test_main (int argc, char **argv, Suite * (*make_suite) (void));
 /* A harness around "gpucclblob backend=<test backend> <props>". */
 GstHarness *element_harness_new (const gchar * props);
 
+/* Fails the test unless the element can be made: for tests that make it
+ * on threads of their own, where a failed check cannot report. */
+void element_require (void);
+
 GstCaps *element_caps (GstVideoFormat format, gint width, gint height);
 
 /* Random gray levels: a YACCLAB-style random image (density, granularity,

@@ -87,6 +87,7 @@ run_cameras (Camera * cams, guint n)
   gint64 start = g_get_monotonic_time ();
 
   g_assert (n <= G_N_ELEMENTS (threads));
+  element_require ();
   for (guint i = 0; i < n; i++)
     threads[i] = g_thread_new ("camera", run_camera, &cams[i]);
   for (guint i = 0; i < n; i++)
