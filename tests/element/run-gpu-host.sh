@@ -14,7 +14,15 @@
 #   ../shared/gpu-host/prepare liblept5 libopencv-core406 \
 #     libopencv-imgproc406 libtbb12 libblas3 liblapack3 libgfortran5 \
 #     libquadmath0 libgif7 libjpeg62-turbo libopenjp2-7 libtiff6 libwebp7 \
-#     libwebpmux3 libdeflate0 libjbig0 liblerc4
+#     libwebpmux3 libdeflate0 libjbig0 liblerc4 \
+#     gstreamer1.0-plugins-bad libgstreamer-plugins-bad1.0-0 \
+#     libgstreamer-gl1.0-0 libgl1 libglx0 libglvnd0 libegl1 libgbm1 \
+#     libdrm2 libwayland-client0 libwayland-cursor0 libwayland-egl1 \
+#     libwayland-server0 libx11-6 libx11-xcb1 libxcb1 libxau6 libxdmcp6
+# (the second half: GStreamer's CUDA library and nvcodec, which the plugin
+# and the cuda-* programs load; without them the plugin is not found).
+# The bundle is unpacked once per machine: after preparing it again with
+# more packages, remove /tmp/gpu-host-root on a machine that is still up.
 #
 # Each program runs within ELEMENT_TEST_TIMEOUT seconds (default 120; the
 # CUDA tests run without fork, where check enforces no test timeout), so a
