@@ -17,7 +17,8 @@ __device__ __forceinline__ void join(uint32_t *P, uint32_t a, uint32_t b)
 {
   if (b == NONE || a == b)
     return;
-  const uint32_t pa = GlobalForest::load(P + a), pb = GlobalForest::load(P + b);
+  const uint32_t pa = GlobalForest::load(P + a);
+  const uint32_t pb = GlobalForest::load(P + b);
   if (pa != pb)
     merge_roots_from<GlobalForest>(P, a, pa, b, pb);
 }

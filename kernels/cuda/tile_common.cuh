@@ -206,21 +206,30 @@ struct GlobalForest {
   }
 };
 
-/* Root of x, halving the path on the way: each visited node is pointed at
- * its grandparent with atomicMin, which never raises a link a concurrent
- * merge lowered. */
+/* One step up a path with halving, for x with parent p (not x) and
+ * g = P[p] loaded: x becomes a root (p, when g is p) or, pointed at g with
+ * atomicMin (which never raises a link a concurrent merge lowered), its
+ * grandparent, whose parent is then to load (returns true). */
+__device__ __forceinline__ bool climb(uint32_t *P, uint32_t &x, uint32_t p,
+                                      uint32_t g)
+{
+  if (g == p) {
+    x = p;
+    return false;
+  }
+  atomicMin(P + x, g);
+  x = g;
+  return true;
+}
+
+/* Root of x, halving the path on the way. */
 template <class Mem>
 __device__ __forceinline__ uint32_t find_root(uint32_t *P, uint32_t x)
 {
   for (;;) {
     const uint32_t p = Mem::load(P + x);
-    if (p == x)
+    if (p == x || !climb(P, x, p, Mem::load(P + p)))
       return x;
-    const uint32_t g = Mem::load(P + p);
-    if (g == p)
-      return p;
-    atomicMin(P + x, g);
-    x = g;
   }
 }
 
@@ -239,21 +248,6 @@ __device__ __forceinline__ void link_roots(uint32_t *P, uint32_t a,
     const uint32_t c = atomicMin(P + a, b);
     a = (a == c) ? b : c;
   }
-}
-
-/* One step up a path with halving (find_root's loop body) for x with
- * parent p, g = P[p] loaded: x becomes a root (p, when g is p) or its
- * grandparent, whose parent is then to load (returns true). */
-__device__ __forceinline__ bool climb(uint32_t *P, uint32_t &x, uint32_t p,
-                                      uint32_t g)
-{
-  if (g == p) {
-    x = p;
-    return false;
-  }
-  atomicMin(P + x, g);
-  x = g;
-  return true;
 }
 
 /* Alg. 2: both roots found, halving the paths, then linked, from a and b

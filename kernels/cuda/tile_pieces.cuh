@@ -324,15 +324,17 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
     const int k = x >> 5;
     if (!(s.fg[y][k] >> (x & 31) & 1u))
       return 0u;
-    const uint32_t started = run_starts(s.fg[y][k], k ? s.fg[y][k - 1] : 0u) &
-                             bits_through(x & 31);
+    const uint32_t starts = run_starts(s.fg[y][k], k ? s.fg[y][k - 1] : 0u);
+    const uint32_t iso = isolated(y, k);
+    const uint32_t started = starts & bits_through(x & 31);
     if (started) { /* the run starts in this word, at its highest start */
       const int a = 31 - __clz(started);
-      if (isolated(y, k) >> a & 1u)
+      if (iso >> a & 1u)
         return (uint32_t)components_before<S>(f, gx0 + 32 * k + a, gy0 + y) +
                1;
     }
-    return s.id[s.P[run_of(y, x)]];
+    /* run_of's numbering, from the starts and isolated runs found here */
+    return s.id[s.P[run_at(s.base[y][k], starts & ~iso, x & 31)]];
   }
 };
 
@@ -361,7 +363,6 @@ __global__ void __launch_bounds__(S::THREADS)
   agent.features();
   agent.write_outputs();
 }
-
 
 } /* namespace tile */
 
