@@ -5,6 +5,7 @@
  * root, and the root keeps the smallest first pixel (raster order) of its
  * pieces. The root is the component's smallest slot, in the topmost tile
  * row the component reaches: the row of its first pixel. */
+#include "seam_merging.cuh"
 #include "tiled_kernels.h"
 
 namespace tile {
@@ -59,9 +60,12 @@ __global__ void __launch_bounds__(OPEN_THREADS) open_merging_kernel(Frame f)
   allow_next();
   const OpenPieces &o = f.out.open;
   const uint32_t t = blockIdx.x, n = f.out.n_open[t];
-  /* The next kernel's look-back starts from nothing. */
+  /* The next kernel's look-back, and the next frame's seam merging, start
+   * from nothing. */
   if (threadIdx.x == 0 && t < (uint32_t)f.tiles_y)
     f.band_status[t] = 0;
+  if (threadIdx.x < seams::TASKS)
+    f.seam_arrivals[t * seams::TASKS + threadIdx.x] = 0;
   const uint32_t lane = threadIdx.x & 31;
   /* Whole warps go round together (the warp sums need them all). */
   for (uint32_t i0 = threadIdx.x - lane; i0 < n; i0 += OPEN_THREADS) {

@@ -144,6 +144,9 @@ struct Frame {
    * decoupled look-back (blob_records.cu): each band's status word.
    * Cleared by open merging for the next kernel. */
   unsigned long long *band_status;
+  /* Tiles with open pieces arriving at their seams, seams::TASKS a tile
+   * (seam_merging.cuh). Cleared by open merging for the next frame. */
+  uint32_t *seam_arrivals;
   /* Host memory (pinned, mapped) where blob records also writes the header
    * and the table's first n blobs, read after the frame's sync: no download
    * follows the kernels of a sparse frame. n is fixed per context, not per

@@ -24,7 +24,8 @@
  *   7. rank the roots: pieces of several runs get feature slots, open pieces
  *      their global slots;
  *   8. features of the pieces, and
- *   9. the tile's outputs (tile_pieces.cuh, with the kernel).
+ *   9. the tile's outputs (tile_pieces.cuh, with the kernel);
+ *  10. seam merging with the tiles around it (seam_merging.cuh).
  * Nothing image-sized is cleared: every tile writes its own words. */
 #ifndef GPUCCL_TILE_LABELING_CUH
 #define GPUCCL_TILE_LABELING_CUH

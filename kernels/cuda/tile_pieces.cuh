@@ -2,7 +2,8 @@
 /* Tile labeling's steps 8 and 9 (steps 1 to 7: tile_labeling.cuh) and its
  * kernel: the features of the tile's pieces, what the tile hands the tail
  * (staged closed pieces, open pieces, seam pixels, bitmaps and counts per
- * cell), and the label image pass.
+ * cell), seam merging (step 10, seam_merging.cuh) and the label image
+ * pass.
  *
  * Closed pieces are whole components: their first pixel goes into the
  * start bitmap and, when they pass the area filter, into the pass bitmap
@@ -13,6 +14,7 @@
 #ifndef GPUCCL_TILE_PIECES_CUH
 #define GPUCCL_TILE_PIECES_CUH
 
+#include "seam_merging.cuh"
 #include "tile_labeling.cuh"
 
 namespace tile {
@@ -220,13 +222,14 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
   }
 
   /* 9. Seam pixels only where the tile has open pieces: seam merging reads
-   * no other tile's. */
-  __device__ void write_outputs()
+   * no other tile's. Whether it has any. */
+  __device__ bool write_outputs()
   {
     const uint32_t n_open = (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
     if (n_open)
       write_seams();
     write_cells(s.win.start[wy][ww], s.win.pass[wy][ww], n_open, s.n_closed);
+    return n_open != 0;
   }
 
   __device__ void write_seams()
@@ -361,7 +364,11 @@ __global__ void __launch_bounds__(S::THREADS)
   }
   agent.stage_isolated();
   agent.features();
-  agent.write_outputs();
+  typedef seams::SeamMerging<S, CONN8> Merging;
+  static_assert(Merging::QUEUE_BYTES <= sizeof(typename Agent::Shared),
+                "seam merging's queue in the tile's shared memory");
+  if (agent.write_outputs())
+    merge_seams<S, CONN8>(f, agent.s.fg, smem_raw);
 }
 
 } /* namespace tile */

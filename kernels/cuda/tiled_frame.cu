@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "tiled_frame.h"
+
+#include "seam_merging.cuh"
 #include "tiled_kernels.h"
 
 namespace tile {
@@ -77,13 +79,16 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
       (e = take(b, &f.cell_before, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.header, 3, alloc)) ||
       (e = take(b, &f.band_status, (size_t)f.tiles_y, alloc)) ||
+      (e = take(b, &f.seam_arrivals, tiles * seams::TASKS, alloc)) ||
       (e = take(b, &b.blobs, max_components(width, height), alloc)))
     return e;
   f.image.width = width;
   f.image.height = height;
   /* Once: each frame leaves them as it found them. */
   if ((e = cudaMemset(f.band_status, 0,
-                      f.tiles_y * sizeof *f.band_status)))
+                      f.tiles_y * sizeof *f.band_status)) ||
+      (e = cudaMemset(f.seam_arrivals, 0,
+                      tiles * seams::TASKS * sizeof *f.seam_arrivals)))
     return e;
   return cudaStreamSynchronize(0); /* before any kernel of any stream */
 }
@@ -96,7 +101,7 @@ void buffers_free(Buffers &b, DeviceFree release)
                o.closed.rec,  o.seams.top, o.seams.bottom,  o.seams.left,
                o.seams.right, o.start,     o.pass,          o.n_open,
                o.n_closed,    b.frame.cell_count, b.frame.cell_before,
-               b.frame.header, b.frame.band_status,
+               b.frame.header, b.frame.band_status, b.frame.seam_arrivals,
                b.blobs};
   for (void *q : p)
     release(q);
@@ -108,7 +113,6 @@ cudaError_t enqueue_frame(const Buffers &b, const Frame &f, uint32_t *labels,
 {
   cudaError_t e;
   if ((e = launch_tile_labeling(f, stream)) ||
-      (e = launch_seam_merging(f, stream)) ||
       (e = launch_open_merging(f, stream)) ||
       (e = launch_blob_records(f, b.blobs, stream)))
     return e;

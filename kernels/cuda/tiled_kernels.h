@@ -2,8 +2,10 @@
 /* Launchers of the tiled HA4 pipeline, one kernel per step, in the order
  * the frame sequence (tiled_frame.cu) queues them:
  *
- *   tile labeling    Alg. 3 + Alg. 6 per tile, on chip   tile_labeling.cu
- *   seam merging     Alg. 4, open pieces only            seam_merging.cu
+ *   tile labeling    Alg. 3 + Alg. 6 per tile, on chip,  tile_labeling.cu
+ *                    then Alg. 4 on the open pieces of
+ *                    each seam, by the tile that
+ *                    finishes second (seam_merging.cuh)
  *   open merging     Alg. 6 for open pieces: partial     open_pieces.cu
  *                    features into their root
  *   blob records     beyond the paper: ids in raster     blob_records.cu
@@ -69,7 +71,6 @@ __device__ __forceinline__ void allow_next()
 #endif
 
 cudaError_t launch_tile_labeling(const Frame &f, cudaStream_t stream);
-cudaError_t launch_seam_merging(const Frame &f, cudaStream_t stream);
 cudaError_t launch_open_merging(const Frame &f, cudaStream_t stream);
 cudaError_t launch_blob_records(const Frame &f, GpucclBlob *blobs,
                                 cudaStream_t stream);

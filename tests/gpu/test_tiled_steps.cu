@@ -5,8 +5,8 @@
 //  - tile labeling: a tile's closed pieces are the components of the tile
 //    alone that touch no seam, its open pieces those that do (features,
 //    first pixels), and the start bitmap marks the closed ones;
-//  - seam merging: two open pieces share a root iff the whole image's
-//    labeling puts them in one component;
+//  - seam merging (tile labeling's last step): two open pieces share a
+//    root iff the whole image's labeling puts them in one component;
 //  - open merging: each root holds its whole component's features;
 //  - blob records: the start bitmap marks every component's first pixel,
 //    each cell's offset counts those before it, and the table is the
@@ -306,7 +306,6 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
     CK(tile::launch_tile_labeling(r.f, 0));
     if (!filtered)
       check_tile_labeling(r);
-    CK(tile::launch_seam_merging(r.f, 0));
     check_seam_merging(r, whole);
     CK(tile::launch_open_merging(r.f, 0));
     check_open_merging(r, whole);
