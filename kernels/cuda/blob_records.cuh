@@ -182,22 +182,23 @@ struct BlobRecords {
   }
 
   /* The counts of the bands above, one warp: add up the earlier bands' 32
-   * at a time back to the nearest one that knows its prefix. The band's
-   * first tile (`publish`) publishes the band's counts before and its
-   * prefix after. */
-  __device__ unsigned long long look_back(unsigned long long counts,
-                                          bool publish) const
+   * at a time back to the nearest one that knows its prefix. Every tile
+   * of a band finds the same counts, and each publishes them, the band's
+   * counts before and its prefix after: a band's status appears with its
+   * fastest tile. atomicMax, because a prefix (the higher flag) is never
+   * to be lowered back to counts by a slower tile. */
+  __device__ unsigned long long look_back(unsigned long long counts) const
   {
     volatile unsigned long long *status = f.band_status;
     const int lane = t & 31;
-    if (publish && lane == 0 && band > 0)
-      status[band] = BAND_AGGREGATE | to_status(counts);
+    if (lane == 0 && band > 0)
+      atomicMax(f.band_status + band, BAND_AGGREGATE | to_status(counts));
     unsigned long long before = 0;
     for (int j0 = (int)band - 1; j0 >= 0; j0 -= 32) {
       const int j = j0 - lane;
       unsigned long long v = BAND_PREFIX; /* before the first band: 0 */
       while (j >= 0 && !((v = status[j]) & ~COUNTS))
-        ; /* not published yet: that band's first tile is running */
+        ; /* not published yet: no tile of that band got this far */
       const uint32_t known =
           __ballot_sync(0xffffffffu, (v & BAND_PREFIX) != 0);
       const int nearest = known ? __ffs(known) - 1 : 31;
@@ -208,17 +209,17 @@ struct BlobRecords {
       if (known)
         break;
     }
-    if (publish && lane == 0)
-      status[band] = BAND_PREFIX | to_status(before + counts);
+    if (lane == 0)
+      atomicMax(f.band_status + band, BAND_PREFIX | to_status(before + counts));
     return before;
   }
 
   /* The counts of the bands above (each tile looks back itself: no wait
-   * for its band's first tile), then the tile's offsets. */
+   * for another tile of its band), then the tile's offsets. */
   __device__ void band_prefix(unsigned long long counts)
   {
     if (t < 32) {
-      const unsigned long long before = look_back(counts, tx == 0);
+      const unsigned long long before = look_back(counts);
       if (t == 0)
         s.band_before = before;
     } else if (t < 32 + S::H) {
