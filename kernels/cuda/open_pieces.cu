@@ -73,6 +73,9 @@ __global__ void __launch_bounds__(OPEN_THREADS) open_merging_kernel(Frame f)
     uint32_t r = NONE;
     if (i < n)
       r = root_of(o.parent, p);
+    const uint32_t roots = __popc(__ballot_sync(0xffffffffu, r == p));
+    if (lane == 0 && roots) /* no one waits for it in this kernel */
+      atomicAdd(f.out.n_open_roots + t, roots);
     bool adds = i < n && r != p; /* a piece to add into its root */
     const unsigned adding = __ballot_sync(0xffffffffu, adds);
     if (!adding)

@@ -106,6 +106,12 @@ struct TileOutputs {
   int start_words;        /* tiles_x * Shape::WORDS */
   uint32_t *n_open;       /* per tile */
   uint32_t *n_closed;     /* per tile: closed pieces staged (passing) */
+  /* Per tile: open roots, the components whose first pixel is in the tile's
+   * band and whose root slot is in the tile (tile labeling clears them,
+   * open merging counts them). With n_closed, a tile's counts when every
+   * component is a blob: blob records then adds up the tiles of the bands
+   * above instead of looking back (blob_records.cuh). */
+  uint32_t *n_open_roots;
 };
 
 /* The tile shape of the library: 256 x 32 pixels, one thread per word.
@@ -124,6 +130,11 @@ struct Filter {
   __device__ __forceinline__ bool passes(uint32_t area) const
   {
     return area >= min_area && (max_area == 0 || area <= max_area);
+  }
+  /* Every component a blob. */
+  __host__ __device__ __forceinline__ bool passes_all() const
+  {
+    return min_area <= 1 && max_area == 0;
   }
 };
 

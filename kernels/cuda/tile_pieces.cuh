@@ -272,6 +272,7 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
     if (t == 0) {
       out.n_open[tile_id] = n_open;
       out.n_closed[tile_id] = n_closed;
+      out.n_open_roots[tile_id] = 0; /* open merging counts them */
     }
   }
 

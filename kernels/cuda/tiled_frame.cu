@@ -75,6 +75,7 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
       (e = take(b, &o.pass, bitmap, alloc)) ||
       (e = take(b, &o.n_open, tiles, alloc)) ||
       (e = take(b, &o.n_closed, tiles, alloc)) ||
+      (e = take(b, &o.n_open_roots, tiles, alloc)) ||
       (e = take(b, &f.cell_count, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.cell_before, (size_t)height * f.tiles_x, alloc)) ||
       (e = take(b, &f.header, 3, alloc)) ||
@@ -100,7 +101,8 @@ void buffers_free(Buffers &b, DeviceFree release)
                o.open.sum_y,  o.open.x0,   o.open.x1,       o.open.y1,
                o.closed.rec,  o.seams.top, o.seams.bottom,  o.seams.left,
                o.seams.right, o.start,     o.pass,          o.n_open,
-               o.n_closed,    b.frame.cell_count, b.frame.cell_before,
+               o.n_closed,    o.n_open_roots, b.frame.cell_count,
+               b.frame.cell_before,
                b.frame.header, b.frame.band_status, b.frame.seam_arrivals,
                b.blobs};
   for (void *q : p)

@@ -7,7 +7,9 @@
 //    first pixels), and the start bitmap marks the closed ones;
 //  - seam merging (tile labeling's last step): two open pieces share a
 //    root iff the whole image's labeling puts them in one component;
-//  - open merging: each root holds its whole component's features;
+//  - open merging: each root holds its whole component's features; with
+//    every component a blob, the tiles' closed pieces and open roots count
+//    each band's components;
 //  - blob records: the start bitmap marks every component's first pixel,
 //    each cell's offset counts those before it, and the table is the
 //    whole image's, with and without an area filter; so are the header
@@ -181,8 +183,28 @@ static void check_seam_merging(Run &r, const Oracle &whole)
              root_comp[i].second, root_comp[i - 1].first, root_comp[i].first);
 }
 
+// With every component a blob, each tile's closed pieces and open roots
+// (what blob records adds up for the bands above): per band (row of
+// tiles), the components whose first pixel lies in it.
+static void check_tile_counts(Run &r, const Oracle &whole)
+{
+  const tile::Frame &f = r.f;
+  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
+  const auto closed = down(f.out.n_closed, tiles), roots = down(f.out.n_open_roots, tiles);
+  std::vector<uint64_t> want((size_t)f.tiles_y, 0), got((size_t)f.tiles_y, 0);
+  for (long i = 0; i < whole.n; i++)
+    want[whole.first[i] / r.w / S::H]++;
+  for (size_t t = 0; t < tiles; t++)
+    got[t / f.tiles_x] += closed[t] + roots[t];
+  for (int b = 0; b < f.tiles_y; b++)
+    EXPECT(got[b] == want[b], "%dx%d c%d band %d: %llu components, want %llu", r.w, r.h,
+           r.conn, b, (unsigned long long)got[b], (unsigned long long)want[b]);
+}
+
 static void check_open_merging(Run &r, const Oracle &whole)
 {
+  if (r.f.filter.passes_all())
+    check_tile_counts(r, whole);
   const HostOpenPieces o =
       down_open(r.f.out.open, (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP);
   for (uint32_t p : open_slots(r)) {
