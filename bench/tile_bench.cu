@@ -152,7 +152,6 @@ double median(std::vector<double> v)
 const char *const step_names[] = {"tile", "open_merging", "blob_records"};
 constexpr int STEPS = 3;
 
-/* Each kernel alone, between events: microseconds per step. */
 /* The frame's kernels up to blob records; events between them when `ev`
  * is given (ev[0] before tile labeling, ev[k] after step k). */
 void launch_before_records(const tile::Frame &f, cudaStream_t st,
@@ -168,6 +167,7 @@ void launch_before_records(const tile::Frame &f, cudaStream_t st,
     CK(cudaEventRecord(ev[2], st));
 }
 
+/* Each kernel alone, between events: microseconds per step. */
 std::vector<double> time_steps(const tile::Buffers &b, const tile::Frame &f,
                                cudaStream_t st, int reps)
 {
