@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(tile::LibraryShape::THREADS)
   __syncthreads();
   PhaseMarks::at(8);
   if (open)
-    tile::merge_seams<tile::LibraryShape, CONN8>(f, agent.s.fg, smem_raw);
+    tile::merge_seams<tile::LibraryShape, CONN8>(f, agent.s.fg, agent.s);
   __syncthreads();
   PhaseMarks::at(9);
 }

@@ -66,7 +66,8 @@ __device__ __forceinline__ void write_blob(GpucclBlob *blobs,
 
 struct RecordsShared {
   CellScan::TempStorage scan;
-  unsigned long long band_before; /* components and blobs of bands above */
+  unsigned long long band_before; /* looked back: bands above's counts */
+  uint32_t tiles_above; /* summed: the components of the tiles above */
   uint32_t open_before[MAX_TILES_X + 1]; /* open slots of the band's tiles */
   uint32_t n_mine, mine[S::OPEN_CAP]; /* open roots with first pixel here */
   /* The tile's start and pass words and, per row, the bits before each
@@ -85,22 +86,43 @@ struct BlobRecords {
    * the cell's 64-bit word would take a compare-and-swap loop. */
   uint32_t *open_counts;
   const int t;
-  uint32_t tile = 0, band = 0, tx = 0, n_cells = 0;
-  size_t cell0 = 0; /* the band's first cell in the frame */
+  const uint32_t tile, band, tx;
+  uint32_t n_cells;
+  size_t cell0; /* the band's first cell in the frame */
+  unsigned long long band_before = 0; /* components and blobs above */
 
-  /* This block's tile; the band's closed counts, the tile's bitmaps: all
-   * written by tile labeling, which has finished before this kernel starts
-   * (tiled_kernels.h), so this runs before wait_for_previous(). */
-  __device__ void take_tile()
+  __device__ BlobRecords(const Frame &f_, GpucclBlob *blobs_,
+                         RecordsShared &s_, unsigned long long *cells_)
+      : f(f_), blobs(blobs_), s(s_), cells(cells_),
+        open_counts(reinterpret_cast<uint32_t *>(cells_ + S::H * f_.tiles_x)),
+        t((int)threadIdx.x), tile(blockIdx.x), band(tile / f_.tiles_x),
+        tx(tile % f_.tiles_x)
   {
-    if (t == 0)
-      s.n_mine = 0;
-    tile = blockIdx.x;
-    band = tile / f.tiles_x;
-    tx = tile % f.tiles_x;
     const int rows = min(S::H, f.image.height - (int)band * S::H);
     n_cells = (uint32_t)rows * f.tiles_x;
     cell0 = (size_t)band * S::H * f.tiles_x;
+  }
+
+  /* Whether the tile skips its band's scan: when the frame sums tiles, a
+   * tile with neither closed nor open pieces holds no component's first
+   * pixel, so it has no record to write, no offset anyone reads, and
+   * nothing the bands below wait for; except the last, which writes the
+   * header. Known before wait_for_previous(). */
+  __device__ bool skips() const
+  {
+    return f.sums_tiles() && n_closed == 0 && f.out.n_open[tile] == 0 &&
+           tile + 1 != (uint32_t)(f.tiles_x * f.tiles_y);
+  }
+
+  /* The band's closed counts, the tile's bitmaps: all written by tile
+   * labeling, which has finished before this kernel starts
+   * (tiled_kernels.h), so this may run before wait_for_previous(). */
+  __device__ void take_tile()
+  {
+    if (t == 0) {
+      s.n_mine = 0;
+      s.tiles_above = 0;
+    }
     for (uint32_t i = t; i < n_cells; i += THREADS) {
       cells[i] = f.cell_count[cell0 + i];
       open_counts[i] = 0;
@@ -214,37 +236,32 @@ struct BlobRecords {
     return before;
   }
 
-  /* When every component is a blob, the counts of the bands above are
-   * those of their tiles, each its closed pieces and open roots: known
-   * before this kernel, so nothing waits for another block. One warp
-   * reads two words a tile above: cheaper than the look-back at 512 tiles
-   * (2048 x 2048), dearer at 1 020 (3840 x 2160; docs/benchmarks.md). */
-  static constexpr uint32_t MAX_SUMMED = 512;
-  __device__ bool sums_tiles() const
+  /* The components of the bands above when the frame sums tiles
+   * (Frame::sums_tiles): every thread adds up some of their tiles. */
+  __device__ void add_tiles_above() const
   {
-    return f.filter.passes_all() &&
-           (uint32_t)(f.tiles_x * f.tiles_y) <= MAX_SUMMED;
-  }
-  __device__ unsigned long long tiles_before() const
-  {
-    uint32_t before = 0;
-    for (uint32_t j = t & 31; j < band * f.tiles_x; j += 32)
-      before += __ldcg(f.out.n_closed + j) + __ldcg(f.out.n_open_roots + j);
+    uint32_t above = 0;
+    for (uint32_t j = t; j < band * f.tiles_x; j += THREADS)
+      above += __ldcg(f.out.n_closed + j) + __ldcg(f.out.n_open_roots + j);
     for (int d = 16; d; d >>= 1)
-      before += __shfl_xor_sync(0xffffffffu, before, d);
-    return before | (unsigned long long)before << 32;
+      above += __shfl_xor_sync(0xffffffffu, above, d);
+    if ((t & 31) == 0 && above)
+      atomicAdd(&s.tiles_above, above);
   }
 
   /* The counts of the bands above (each tile finds them itself: no wait
    * for another tile of its band), then the tile's offsets. */
   __device__ void band_prefix(unsigned long long counts)
   {
-    if (t < 32) {
-      const unsigned long long before =
-          sums_tiles() ? tiles_before() : look_back(counts);
+    const bool sums = f.sums_tiles();
+    if (sums) {
+      add_tiles_above();
+    } else if (t < 32) {
+      const unsigned long long before = look_back(counts);
       if (t == 0)
         s.band_before = before;
-    } else if (t < 32 + S::H) {
+    }
+    if (t >= 32 && t < 32 + S::H) {
       /* Bits before each word of a row, for the places below: the second
        * warp, while the first one looks back. */
       const int y = t - 32;
@@ -257,9 +274,13 @@ struct BlobRecords {
       }
     }
     __syncthreads();
+    /* Every component a blob when summed: both halves alike. */
+    band_before = sums ? s.tiles_above | (unsigned long long)s.tiles_above
+                                             << 32
+                       : s.band_before;
     if (t < S::H && (uint32_t)t * f.tiles_x < n_cells) {
       const uint32_t c = t * f.tiles_x + tx;
-      f.cell_before[cell0 + c] = s.band_before + cells[c];
+      f.cell_before[cell0 + c] = band_before + cells[c];
     }
     if (s.n_mine) { /* else the bitmaps are as tile labeling wrote them */
       const int y = t / S::WORDS, k = t % S::WORDS;
@@ -274,7 +295,7 @@ struct BlobRecords {
   __device__ unsigned long long before(uint32_t lx, uint32_t ly) const
   {
     const uint32_t k = lx / 32, below = (1u << (lx & 31)) - 1u;
-    return s.band_before + cells[ly * f.tiles_x + tx] +
+    return band_before + cells[ly * f.tiles_x + tx] +
            (s.before[0][ly][k] + __popc(s.bits[0][ly][k] & below)) +
            ((unsigned long long)(s.before[1][ly][k] +
                                  __popc(s.bits[1][ly][k] & below))
@@ -340,14 +361,21 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
 {
   __shared__ RecordsShared s;
   extern __shared__ unsigned long long cells[];
-  BlobRecords r{f, blobs, s, cells,
-                reinterpret_cast<uint32_t *>(cells + S::H * f.tiles_x),
-                (int)threadIdx.x};
+  BlobRecords r(f, blobs, s, cells);
   /* What tile labeling wrote is read while open merging still runs. */
-  r.take_tile();
   r.preload_closed();
+  const bool skips = r.skips(); /* sparse frames: most tiles */
+  if (!skips)
+    r.take_tile();
+  /* Even a tile that skips waits: each kernel allows the next only after
+   * its wait (tiled_kernels.h). */
   wait_for_previous();
   allow_next();
+  if (skips) {
+    for (int k = 1; k <= 5; k++)
+      Marks::at(k);
+    return;
+  }
   Marks::at(1);
   r.add_open_roots();
   Marks::at(2);
@@ -357,7 +385,7 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
   Marks::at(4);
   r.write_records();
   if (r.tile == (uint32_t)(f.tiles_x * f.tiles_y) - 1 && threadIdx.x == 0) {
-    const unsigned long long total = s.band_before + counts;
+    const unsigned long long total = r.band_before + counts;
     const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
                                 (uint32_t)threshold_of(f.image)};
     for (int k = 0; k < 3; k++) {

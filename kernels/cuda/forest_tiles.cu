@@ -19,10 +19,8 @@
  * that holds its component's first pixel (it lies in the topmost tile row
  * the component reaches, as blob records expects of a root) writes its slot
  * at root_slot[forest root], and open root links points every open piece
- * there: the forest did seam merging's work.
- *
- * The seams tile labeling writes for seam merging are written here too and
- * not read (the agent's outputs step); nothing else differs downstream. */
+ * there: the forest did seam merging's work, so no seam pixel is written
+ * for it; nothing else differs downstream. */
 #include "forest_tiles.h"
 #include "tile_pieces.cuh"
 
@@ -223,7 +221,7 @@ __global__ void __launch_bounds__(S::THREADS)
   }
   a.publish_root_slots();
   a.tl.features();
-  a.tl.write_outputs();
+  a.tl.write_counts(a.tl.count_open());
 }
 
 constexpr int LINK_THREADS = 128;

@@ -67,15 +67,18 @@ __global__ void __launch_bounds__(OPEN_THREADS) open_merging_kernel(Frame f)
   if (threadIdx.x < seams::TASKS)
     f.seam_arrivals[t * seams::TASKS + threadIdx.x] = 0;
   const uint32_t lane = threadIdx.x & 31;
+  const bool counts_roots = f.sums_tiles(); /* for blob records */
   /* Whole warps go round together (the warp sums need them all). */
   for (uint32_t i0 = threadIdx.x - lane; i0 < n; i0 += OPEN_THREADS) {
     const uint32_t i = i0 + lane, p = t * LibraryShape::OPEN_CAP + i;
     uint32_t r = NONE;
     if (i < n)
       r = root_of(o.parent, p);
-    const uint32_t roots = __popc(__ballot_sync(0xffffffffu, r == p));
-    if (lane == 0 && roots) /* no one waits for it in this kernel */
-      atomicAdd(f.out.n_open_roots + t, roots);
+    if (counts_roots) {
+      const uint32_t roots = __popc(__ballot_sync(0xffffffffu, r == p));
+      if (lane == 0 && roots) /* no one waits for it in this kernel */
+        atomicAdd(f.out.n_open_roots + t, roots);
+    }
     bool adds = i < n && r != p; /* a piece to add into its root */
     const unsigned adding = __ballot_sync(0xffffffffu, adds);
     if (!adding)

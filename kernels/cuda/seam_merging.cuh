@@ -118,17 +118,23 @@ template <class S, bool CONN8> struct SeamMerging {
   const Frame &f;
   const int t, tx, ty;
 
+  /* The tile at which arrival k is counted (its seam's owner). */
+  __device__ __forceinline__ int2 owner(int k) const
+  {
+    return make_int2(tx + arrivals[k].dx, ty + arrivals[k].dy);
+  }
+
   /* Arrival k of this tile: its counter, or nullptr where the seam is
    * outside the frame. */
   __device__ uint32_t *counter(int k) const
   {
     const Arrival a = arrivals[k];
-    const int ox = tx + a.dx, oy = ty + a.dy;
+    const int2 o = owner(k);
     const bool right = a.task != BELOW, below = a.task != RIGHT;
-    if (ox < 0 || oy < 0 || (right && ox + 1 >= f.tiles_x) ||
-        (below && oy + 1 >= f.tiles_y))
+    if (o.x < 0 || o.y < 0 || (right && o.x + 1 >= f.tiles_x) ||
+        (below && o.y + 1 >= f.tiles_y))
       return nullptr;
-    return f.seam_arrivals + ((size_t)oy * f.tiles_x + ox) * TASKS + a.task;
+    return f.seam_arrivals + ((size_t)o.y * f.tiles_x + o.x) * TASKS + a.task;
   }
 
   /* Which of the tile's arrivals have a foreground pixel on the tile's
@@ -229,19 +235,18 @@ template <class S, bool CONN8> struct SeamMerging {
                        uint32_t &at) const
   {
     const Seams &sm = f.out.seams;
-    const Arrival a = arrivals[k];
-    const int ox = tx + a.dx, oy = ty + a.dy;
-    if (a.task == BELOW) {
-      const uint32_t lo = (uint32_t)ox * S::W;
-      near = {sm.bottom + (size_t)oy * sm.row_len, lo, lo + S::W};
-      far = {sm.top + (size_t)(oy + 1) * sm.row_len, lo, lo + S::W};
-      at = lo + i;
+    const int2 o = owner(k);
+    uint32_t lo;
+    if (arrivals[k].task == BELOW) {
+      lo = (uint32_t)o.x * S::W;
+      near = {sm.bottom + (size_t)o.y * sm.row_len, lo, lo + S::W};
+      far = {sm.top + (size_t)(o.y + 1) * sm.row_len, lo, lo + S::W};
     } else {
-      const uint32_t lo = (uint32_t)oy * S::H;
-      near = {sm.right + (size_t)ox * sm.col_len, lo, lo + S::H};
-      far = {sm.left + (size_t)(ox + 1) * sm.col_len, lo, lo + S::H};
-      at = lo + i;
+      lo = (uint32_t)o.y * S::H;
+      near = {sm.right + (size_t)o.x * sm.col_len, lo, lo + S::H};
+      far = {sm.left + (size_t)(o.x + 1) * sm.col_len, lo, lo + S::H};
     }
+    at = lo + i;
   }
 
   /* The thread's diagonal through a corner, if it has one (a thread of
@@ -252,12 +257,11 @@ template <class S, bool CONN8> struct SeamMerging {
     if (!CONN8 || k < SIDES || k >= ARRIVALS || !(won >> k & 1u))
       return;
     const Seams &sm = f.out.seams;
-    const Arrival a = arrivals[k];
-    const int ox = tx + a.dx, oy = ty + a.dy;
-    const uint32_t *bottom = sm.bottom + (size_t)oy * sm.row_len;
-    const uint32_t *top = sm.top + (size_t)(oy + 1) * sm.row_len;
-    const uint32_t x = (uint32_t)(ox + 1) * S::W; /* the corner's column */
-    const bool diagonal = a.task == DIAGONAL;
+    const int2 o = owner(k);
+    const uint32_t *bottom = sm.bottom + (size_t)o.y * sm.row_len;
+    const uint32_t *top = sm.top + (size_t)(o.y + 1) * sm.row_len;
+    const uint32_t x = (uint32_t)(o.x + 1) * S::W; /* the corner's column */
+    const bool diagonal = arrivals[k].task == DIAGONAL;
     p = __ldcg(bottom + (diagonal ? x - 1 : x));
     q = __ldcg(top + (diagonal ? x : x - 1));
   }
@@ -313,18 +317,20 @@ template <class S, bool CONN8> struct SeamMerging {
 
 /* Step 10 of tile labeling, for a tile with open pieces whose outputs are
  * written (fg: its foreground words): called by the whole block, which
- * lends it Merging::QUEUE_BYTES of shared memory at `free`, which labeling
- * no longer needs once the tile has arrived. */
-template <class S, bool CONN8>
+ * lends it the shared memory `lent` (16-byte aligned) for its queue: the
+ * tile's, which labeling no longer needs once the tile has arrived. */
+template <class S, bool CONN8, class Lent>
 __device__ __forceinline__ void merge_seams(const Frame &f,
                                             const uint32_t (*fg)[S::WORDS],
-                                            uint4 *free)
+                                            Lent &lent)
 {
   typedef seams::SeamMerging<S, CONN8> Merging;
+  static_assert(Merging::QUEUE_BYTES <= sizeof(Lent),
+                "seam merging's queue fits in the memory lent");
   __shared__ uint32_t won, queued;
   const Merging m{f, (int)threadIdx.x, (int)blockIdx.x, (int)blockIdx.y};
   if (m.arrive(fg, won, queued))
-    m.merge(won, free, queued);
+    m.merge(won, reinterpret_cast<uint4 *>(&lent), queued);
 }
 
 } /* namespace tile */

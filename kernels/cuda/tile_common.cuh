@@ -108,9 +108,8 @@ struct TileOutputs {
   uint32_t *n_closed;     /* per tile: closed pieces staged (passing) */
   /* Per tile: open roots, the components whose first pixel is in the tile's
    * band and whose root slot is in the tile (tile labeling clears them,
-   * open merging counts them). With n_closed, a tile's counts when every
-   * component is a blob: blob records then adds up the tiles of the bands
-   * above instead of looking back (blob_records.cuh). */
+   * open merging counts them when the frame sums tiles: Frame::sums_tiles).
+   * With n_closed, a tile's counts. */
   uint32_t *n_open_roots;
 };
 
@@ -168,6 +167,20 @@ struct Frame {
     GpucclBlob *blobs;
     uint32_t n;
   } copy;
+
+  /* When every component is a blob, the counts of the bands above a tile
+   * are those of their tiles, each its closed pieces and open roots, known
+   * before blob records: records then adds them up instead of looking back
+   * (and skips the tiles that hold nothing), and open merging counts the
+   * open roots only then. Each tile reads two words per tile above, so the
+   * reads grow with the square of the tiles: cheaper than the look-back at
+   * 1 020 tiles (3840 x 2160, docs/benchmarks.md); larger frames look
+   * back. */
+  static constexpr int MAX_SUMMED_TILES = 2048;
+  __host__ __device__ __forceinline__ bool sums_tiles() const
+  {
+    return filter.passes_all() && tiles_x * tiles_y <= MAX_SUMMED_TILES;
+  }
 };
 
 /* Cells of a frame: one per image row and tile column. */

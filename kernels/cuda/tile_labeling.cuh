@@ -216,26 +216,34 @@ struct TileLabeling {
     return first;
   }
 
+  /* Foreground word k of row yy from shared memory, 0 outside the tile. */
+  __device__ __forceinline__ uint32_t word(int yy, int k) const
+  {
+    return yy >= 0 && yy < TH && k >= 0 && k < WORDS ? s.fg[yy][k] : 0u;
+  }
+  /* Starts of the runs of word k of row yy. */
+  __device__ __forceinline__ uint32_t row_starts(int yy, int k) const
+  {
+    return run_starts(word(yy, k), word(yy, k - 1));
+  }
+
   /* The same from shared memory. */
   __device__ uint32_t isolated(int yy, int k) const
   {
-    const auto word = [&](int y, int x) {
-      return y >= 0 && y < TH && x >= 0 && x < WORDS ? s.fg[y][x] : 0u;
-    };
     const uint32_t B = word(yy, k);
     const uint32_t A[3] = {word(yy - 1, k - 1), word(yy - 1, k),
                            word(yy - 1, k + 1)};
     const uint32_t C[3] = {word(yy + 1, k - 1), word(yy + 1, k),
                            word(yy + 1, k + 1)};
     uint32_t iso_ends;
-    return isolated(yy, k, B, run_starts(B, word(yy, k - 1)),
-                    run_ends(B, word(yy, k + 1)), A, C, iso_ends);
+    return isolated(yy, k, B, row_starts(yy, k), run_ends(B, word(yy, k + 1)),
+                    A, C, iso_ends);
   }
 
   /* Starts of the numbered runs of word k of row yy. */
   __device__ __forceinline__ uint32_t numbered_starts(int yy, int k) const
   {
-    const uint32_t starts = run_starts(s.fg[yy][k], k ? s.fg[yy][k - 1] : 0u);
+    const uint32_t starts = row_starts(yy, k);
     return isolate ? starts & ~isolated(yy, k) : starts;
   }
   /* The run holding the set pixel (yy, x) of a numbered run. */

@@ -32,8 +32,8 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
       Forest::seam_right, Forest::n_runs, Forest::n_multi,
       Forest::iso_starts;
   using Forest::below, Forest::flag, Forest::isolated, Forest::multi_rank,
-      Forest::open_slot, Forest::paired, Forest::run_a, Forest::run_of,
-      Forest::run_y;
+      Forest::open_slot, Forest::paired, Forest::row_starts, Forest::run_a,
+      Forest::run_of, Forest::run_y;
 
   /* Step 8 for the isolated runs (number_runs): each thread's own, from
    * its word, into the start and pass bitmaps (its word, which rank_roots
@@ -216,20 +216,31 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
     if (x == TW - 1)
       r = (yy + 1 < TH ? s.base[yy + 1][0] : n_runs) - 1u;
     else
-      r = run_at(s.base[yy][k],
-                 run_starts(s.fg[yy][k], k ? s.fg[yy][k - 1] : 0u), x & 31);
+      r = run_at(s.base[yy][k], row_starts(yy, k), x & 31);
     return open_slot(s.P[r]);
+  }
+
+  /* The tile's open pieces. */
+  __device__ uint32_t count_open() const
+  {
+    return (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
   }
 
   /* 9. Seam pixels only where the tile has open pieces: seam merging reads
    * no other tile's. Whether it has any. */
   __device__ bool write_outputs()
   {
-    const uint32_t n_open = (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
+    const uint32_t n_open = count_open();
     if (n_open)
       write_seams();
-    write_cells(s.win.start[wy][ww], s.win.pass[wy][ww], n_open, s.n_closed);
+    write_counts(n_open);
     return n_open != 0;
+  }
+
+  /* 9 without the seam pixels: the bitmaps and counts. */
+  __device__ void write_counts(uint32_t n_open)
+  {
+    write_cells(s.win.start[wy][ww], s.win.pass[wy][ww], n_open, s.n_closed);
   }
 
   __device__ void write_seams()
@@ -328,7 +339,7 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
     const int k = x >> 5;
     if (!(s.fg[y][k] >> (x & 31) & 1u))
       return 0u;
-    const uint32_t starts = run_starts(s.fg[y][k], k ? s.fg[y][k - 1] : 0u);
+    const uint32_t starts = row_starts(y, k);
     const uint32_t iso = isolated(y, k);
     const uint32_t started = starts & bits_through(x & 31);
     if (started) { /* the run starts in this word, at its highest start */
@@ -365,11 +376,8 @@ __global__ void __launch_bounds__(S::THREADS)
   }
   agent.stage_isolated();
   agent.features();
-  typedef seams::SeamMerging<S, CONN8> Merging;
-  static_assert(Merging::QUEUE_BYTES <= sizeof(typename Agent::Shared),
-                "seam merging's queue in the tile's shared memory");
   if (agent.write_outputs())
-    merge_seams<S, CONN8>(f, agent.s.fg, smem_raw);
+    merge_seams<S, CONN8>(f, agent.s.fg, agent.s);
 }
 
 } /* namespace tile */
