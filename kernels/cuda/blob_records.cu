@@ -10,12 +10,14 @@
  * tiles' cells in raster order, so each tile scans the cells of its whole
  * band: the closed counts, plus the open components whose first pixel the
  * band holds (their roots lie in its tiles: a component's smallest slot is
- * in the topmost tile row it reaches). The bands above are counted by a
- * decoupled look-back (Merrill and Garland 2016) that every tile runs and
- * each band's first tile publishes; as in CUB's single-pass scan, a block
- * waits only for blocks of smaller index, dispatched before it. Then each passing
- * component of the tile goes to its place in the table, with its id: the
- * start and pass bits before its first pixel. */
+ * in the topmost tile row it reaches). The bands above are counted either
+ * by adding up their tiles' counts, when every component is a blob
+ * (Frame::sums_tiles), or by a decoupled look-back (Merrill and Garland
+ * 2016) that every tile runs and each band's first tile publishes; as in
+ * CUB's single-pass scan, a block waits only for blocks of smaller index,
+ * dispatched before it. Then each passing component of the tile goes to
+ * its place in the table, with its id: the start and pass bits before its
+ * first pixel. */
 #include "blob_records.cuh"
 
 namespace tile {
