@@ -106,12 +106,14 @@ struct BlobRecords {
   /* Whether the tile skips its band's scan: when the frame sums tiles, a
    * tile with neither closed nor open pieces holds no component's first
    * pixel, so it has no record to write, no offset anyone reads, and
-   * nothing the bands below wait for; except the last, which writes the
-   * header. Known before wait_for_previous(). */
+   * nothing the bands below wait for. Known before wait_for_previous(). */
   __device__ bool skips() const
   {
-    return f.sums_tiles() && n_closed == 0 && f.out.n_open[tile] == 0 &&
-           tile + 1 != (uint32_t)(f.tiles_x * f.tiles_y);
+    return f.sums_tiles() && n_closed == 0 && f.out.n_open[tile] == 0;
+  }
+  __device__ bool last() const
+  {
+    return tile + 1 == (uint32_t)(f.tiles_x * f.tiles_y);
   }
 
   /* The band's closed counts, the tile's bitmaps: all written by tile
@@ -236,12 +238,12 @@ struct BlobRecords {
     return before;
   }
 
-  /* The components of the bands above when the frame sums tiles
-   * (Frame::sums_tiles): every thread adds up some of their tiles. */
-  __device__ void add_tiles_above() const
+  /* The components of the first n tiles when the frame sums tiles
+   * (Frame::sums_tiles), into s.tiles_above: every thread adds up some. */
+  __device__ void add_tiles_before(uint32_t n) const
   {
     uint32_t above = 0;
-    for (uint32_t j = t; j < band * f.tiles_x; j += THREADS)
+    for (uint32_t j = t; j < n; j += THREADS)
       above += __ldcg(f.out.n_closed + j) + __ldcg(f.out.n_open_roots + j);
     for (int d = 16; d; d >>= 1)
       above += __shfl_xor_sync(0xffffffffu, above, d);
@@ -255,7 +257,7 @@ struct BlobRecords {
   {
     const bool sums = f.sums_tiles();
     if (sums) {
-      add_tiles_above();
+      add_tiles_before(band * f.tiles_x);
     } else if (t < 32) {
       const unsigned long long before = look_back(counts);
       if (t == 0)
@@ -289,6 +291,31 @@ struct BlobRecords {
       f.out.start[word] = s.bits[0][y][k];
       f.out.pass[word] = s.bits[1][y][k];
     }
+  }
+
+  /* The frame's header, by the last tile: `total` components and blobs. */
+  __device__ void write_header(unsigned long long total) const
+  {
+    if (t != 0)
+      return;
+    const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
+                                (uint32_t)threshold_of(f.image)};
+    for (int k = 0; k < 3; k++) {
+      f.header[k] = header[k];
+      if (f.copy.header)
+        f.copy.header[k] = header[k];
+    }
+  }
+
+  /* The header by a last tile that skips: every tile's counts added up. */
+  __device__ void write_summed_header()
+  {
+    if (t == 0)
+      s.tiles_above = 0;
+    __syncthreads();
+    add_tiles_before(tile + 1);
+    __syncthreads();
+    write_header(s.tiles_above | (unsigned long long)s.tiles_above << 32);
   }
 
   /* Components and blobs before the tile's pixel (lx, ly). */
@@ -372,6 +399,8 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
   wait_for_previous();
   allow_next();
   if (skips) {
+    if (r.last())
+      r.write_summed_header();
     for (int k = 1; k <= 5; k++)
       Marks::at(k);
     return;
@@ -384,16 +413,8 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
   r.band_prefix(counts);
   Marks::at(4);
   r.write_records();
-  if (r.tile == (uint32_t)(f.tiles_x * f.tiles_y) - 1 && threadIdx.x == 0) {
-    const unsigned long long total = r.band_before + counts;
-    const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
-                                (uint32_t)threshold_of(f.image)};
-    for (int k = 0; k < 3; k++) {
-      f.header[k] = header[k];
-      if (f.copy.header)
-        f.copy.header[k] = header[k];
-    }
-  }
+  if (r.last())
+    r.write_header(r.band_before + counts);
   Marks::at(5);
 }
 

@@ -370,6 +370,15 @@ int main(int argc, char **argv)
       for (double d : {0.2, 0.45, 0.6, 0.8})
         for (int g : {1, 3, 17})
           run_image(random_image(sz[0], sz[1], d, g, seed++), sz[0], sz[1], conn);
+      /* Sparse frames: blob records skips the tiles that hold nothing, the
+       * last one (which writes the header) too. */
+      run_image(std::vector<uint8_t>((size_t)sz[0] * sz[1], 0), sz[0], sz[1], conn);
+      std::vector<uint8_t> corner = random_image(sz[0], sz[1], 0.45, 3, seed++);
+      for (int y = 0; y < sz[1]; y++)
+        for (int x = 0; x < sz[0]; x++)
+          if (2 * x >= sz[0] || 2 * y >= sz[1])
+            corner[(size_t)y * sz[0] + x] = 0;
+      run_image(corner, sz[0], sz[1], conn);
       run_image(serpentine(sz[0], sz[1]), sz[0], sz[1], conn);
       std::vector<uint8_t> board((size_t)sz[0] * sz[1]);
       for (int y = 0; y < sz[1]; y++)
