@@ -10,7 +10,9 @@
  *    clock64() at the end of each phase in every block,
  *    mean cycles over the blocks.
  *   gpuccl-tile-bench [--size WxH] [--conn 4|8] [--cells d:g,d:g,...]
- *                     [--reps N] [--csv FILE]
+ *                     [--min-area N] [--reps N] [--csv FILE]
+ * --min-area: blobs of at least N pixels (the element's min-area), so
+ * blob records looks back over the bands instead of summing tiles.
  * Exits 77 without a usable CUDA device. */
 #include <algorithm>
 #include <cstdio>
@@ -100,6 +102,7 @@ __global__ void __launch_bounds__(tile::records::THREADS)
 
 struct Options {
   int width = 2048, height = 2048, conn = 4, reps = 20;
+  uint32_t min_area = 0;
   std::vector<std::pair<int, int>> cells; /* density %, granularity */
   const char *csv = nullptr;
 };
@@ -120,6 +123,8 @@ bool parse(int argc, char **argv, Options &o)
         return false;
     } else if (!strcmp(a, "--reps")) {
       o.reps = std::max(1, atoi(v));
+    } else if (!strcmp(a, "--min-area")) {
+      o.min_area = (uint32_t)strtoul(v, nullptr, 10);
     } else if (!strcmp(a, "--csv")) {
       o.csv = v;
     } else if (!strcmp(a, "--cells")) {
@@ -295,7 +300,8 @@ int main(int argc, char **argv)
   Options o;
   if (!parse(argc, argv, o)) {
     fprintf(stderr, "usage: gpuccl-tile-bench [--size WxH] [--conn 4|8] "
-                    "[--cells d:g,...] [--reps N] [--csv FILE]\n");
+                    "[--cells d:g,...] [--min-area N] [--reps N] "
+                    "[--csv FILE]\n");
     return 2;
   }
   int devices = 0;
@@ -343,6 +349,7 @@ int main(int argc, char **argv)
     f.image.format = GPUCCL_PIXEL_U8;
     f.image.threshold = 127;
     f.conn8 = o.conn == 8;
+    f.filter = tile::Filter{o.min_area, 0};
     const std::vector<double> steps = time_steps(b, f, st, o.reps);
     const double graph = time_graph(b, f, st, o.reps);
     const std::vector<double> cycles = profile_phases(f, f.conn8, st);

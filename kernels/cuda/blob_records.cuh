@@ -103,13 +103,32 @@ struct BlobRecords {
     cell0 = (size_t)band * S::H * f.tiles_x;
   }
 
-  /* Whether the tile skips its band's scan: when the frame sums tiles, a
-   * tile with neither closed nor open pieces holds no component's first
-   * pixel, so it has no record to write, no offset anyone reads, and
-   * nothing the bands below wait for. Known before wait_for_previous(). */
+  /* Whether the tile may hold a component's first pixel: a start bit (a
+   * closed one's), or an open piece (a component crossing a seam may start
+   * in it). When the frame sums tiles, every closed piece is staged, so its
+   * counts say; otherwise its start words do. Called by the whole block. */
+  __device__ bool holds_first_pixel() const
+  {
+    if (f.out.n_open[tile] != 0)
+      return true;
+    if (f.sums_tiles())
+      return n_closed != 0;
+    const int y = t / S::WORDS, k = t % S::WORDS;
+    return __syncthreads_or(
+        f.out.start[(size_t)(band * S::H + y) * f.out.start_words +
+                    tx * S::WORDS + k] != 0);
+  }
+
+  /* Whether the tile skips its band's scan: one that holds no first pixel
+   * has no record to write and no offset anyone reads. When the frame
+   * sums tiles nothing else waits for it; otherwise the band's first tile
+   * publishes the band's counts for the look-back, and the last writes the
+   * header from its scan. Known before wait_for_previous(). */
   __device__ bool skips() const
   {
-    return f.sums_tiles() && n_closed == 0 && f.out.n_open[tile] == 0;
+    if (!f.sums_tiles() && (tx == 0 || last()))
+      return false;
+    return !holds_first_pixel();
   }
   __device__ bool last() const
   {

@@ -236,10 +236,10 @@ static void check_component_ids(Run &r, const Oracle &whole, uint32_t min_area,
     }
   EXPECT(wrong == 0 && marked == whole.n, "%dx%d c%d: %ld start bits (%ld wrong), %ld components",
          r.w, r.h, r.conn, marked, wrong, whole.n);
-  // Each cell's offsets: the components and passing blobs before it. A
-  // frame that sums tiles leaves them out where the tile holds no first
-  // pixel (no id is looked up there).
-  std::vector<uint8_t> holds((size_t)f.tiles_x * f.tiles_y, !f.sums_tiles());
+  // Each cell's offsets: the components and passing blobs before it, where
+  // the tile holds a first pixel (elsewhere no id is looked up, and blob
+  // records may skip the tile).
+  std::vector<uint8_t> holds((size_t)f.tiles_x * f.tiles_y, 0);
   for (long i = 0; i < whole.n; i++)
     holds[whole.first[i] / r.w / S::H * f.tiles_x + whole.first[i] % r.w / S::W] = 1;
   auto before = down(f.cell_before, (size_t)r.h * f.tiles_x);
