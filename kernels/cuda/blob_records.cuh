@@ -67,7 +67,7 @@ __device__ __forceinline__ void write_blob(GpucclBlob *blobs,
 struct RecordsShared {
   CellScan::TempStorage scan;
   unsigned long long band_before; /* looked back: bands above's counts */
-  uint32_t tiles_above; /* summed: the components of the tiles above */
+  uint32_t summed; /* the components of the tiles added up */
   uint32_t open_before[MAX_TILES_X + 1]; /* open slots of the band's tiles */
   uint32_t n_mine, mine[S::OPEN_CAP]; /* open roots with first pixel here */
   /* The tile's start and pass words and, per row, the bits before each
@@ -142,7 +142,7 @@ struct BlobRecords {
   {
     if (t == 0) {
       s.n_mine = 0;
-      s.tiles_above = 0;
+      s.summed = 0;
     }
     for (uint32_t i = t; i < n_cells; i += THREADS) {
       cells[i] = f.cell_count[cell0 + i];
@@ -258,7 +258,7 @@ struct BlobRecords {
   }
 
   /* The components of the first n tiles when the frame sums tiles
-   * (Frame::sums_tiles), into s.tiles_above: every thread adds up some. */
+   * (Frame::sums_tiles), into s.summed: every thread adds up some. */
   __device__ void add_tiles_before(uint32_t n) const
   {
     uint32_t above = 0;
@@ -267,7 +267,7 @@ struct BlobRecords {
     for (int d = 16; d; d >>= 1)
       above += __shfl_xor_sync(0xffffffffu, above, d);
     if ((t & 31) == 0 && above)
-      atomicAdd(&s.tiles_above, above);
+      atomicAdd(&s.summed, above);
   }
 
   /* The counts of the bands above (each tile finds them itself: no wait
@@ -296,9 +296,8 @@ struct BlobRecords {
     }
     __syncthreads();
     /* Every component a blob when summed: both halves alike. */
-    band_before = sums ? s.tiles_above | (unsigned long long)s.tiles_above
-                                             << 32
-                       : s.band_before;
+    const unsigned long long summed = s.summed;
+    band_before = sums ? summed | summed << 32 : s.band_before;
     if (t < S::H && (uint32_t)t * f.tiles_x < n_cells) {
       const uint32_t c = t * f.tiles_x + tx;
       f.cell_before[cell0 + c] = band_before + cells[c];
@@ -330,11 +329,12 @@ struct BlobRecords {
   __device__ void write_summed_header()
   {
     if (t == 0)
-      s.tiles_above = 0;
+      s.summed = 0;
     __syncthreads();
     add_tiles_before(tile + 1);
     __syncthreads();
-    write_header(s.tiles_above | (unsigned long long)s.tiles_above << 32);
+    const unsigned long long summed = s.summed;
+    write_header(summed | summed << 32);
   }
 
   /* Components and blobs before the tile's pixel (lx, ly). */
