@@ -172,10 +172,10 @@ struct Frame {
    * are those of their tiles, each its closed pieces and open roots, known
    * before blob records: records then adds them up instead of looking back
    * (so a tile that holds nothing waits for and publishes nothing), and
-   * open merging counts the open roots only then. Each tile reads two words per tile above, so the
-   * reads grow with the square of the tiles: cheaper than the look-back at
-   * 1 020 tiles (3840 x 2160, docs/benchmarks.md); larger frames look
-   * back. */
+   * open merging counts the open roots only then. Each tile reads two
+   * words per tile above, so the reads grow with the square of the tiles:
+   * cheaper than the look-back at 1 020 tiles (3840 x 2160,
+   * docs/benchmarks.md); larger frames look back. */
   static constexpr int MAX_SUMMED_TILES = 2048;
   __host__ __device__ __forceinline__ bool sums_tiles() const
   {
