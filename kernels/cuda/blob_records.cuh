@@ -113,10 +113,14 @@ struct BlobRecords {
       return true;
     if (f.sums_tiles())
       return n_closed != 0;
+    return __syncthreads_or(f.out.start[bitmap_word()] != 0);
+  }
+
+  /* The thread's word of the tile's start and pass bitmaps. */
+  __device__ size_t bitmap_word() const
+  {
     const int y = t / S::WORDS, k = t % S::WORDS;
-    return __syncthreads_or(
-        f.out.start[(size_t)(band * S::H + y) * f.out.start_words +
-                    tx * S::WORDS + k] != 0);
+    return (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
   }
 
   /* Whether the tile skips its band's scan: one that holds no first pixel
@@ -149,10 +153,8 @@ struct BlobRecords {
       open_counts[i] = 0;
     }
     const int y = t / S::WORDS, k = t % S::WORDS;
-    const size_t word =
-        (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
-    s.bits[0][y][k] = f.out.start[word];
-    s.bits[1][y][k] = f.out.pass[word];
+    s.bits[0][y][k] = f.out.start[bitmap_word()];
+    s.bits[1][y][k] = f.out.pass[bitmap_word()];
     if (t < f.tiles_x)
       s.open_before[t + 1] = f.out.n_open[band * f.tiles_x + t];
     __syncthreads();
@@ -304,10 +306,8 @@ struct BlobRecords {
     }
     if (s.n_mine) { /* else the bitmaps are as tile labeling wrote them */
       const int y = t / S::WORDS, k = t % S::WORDS;
-      const size_t word =
-          (size_t)(band * S::H + y) * f.out.start_words + tx * S::WORDS + k;
-      f.out.start[word] = s.bits[0][y][k];
-      f.out.pass[word] = s.bits[1][y][k];
+      f.out.start[bitmap_word()] = s.bits[0][y][k];
+      f.out.pass[bitmap_word()] = s.bits[1][y][k];
     }
   }
 
