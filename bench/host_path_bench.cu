@@ -6,8 +6,10 @@
  * The library is linked statically and the CUDA runtime calls it makes
  * are wrapped at link time (host_path_wraps.cu), so the library is timed
  * as it is built, with no hook of its own: while a frame is timed each
- * wrapped call is counted and timed, and the graph launch and the stream
- * sync are stamped. Per frame, medians over --frames frames:
+ * wrapped call is counted and timed, and the graph launch and the frame's
+ * wait are stamped (the library's wait for a graphed frame: its flag
+ * polled, frame_done.cu, or the stream synced). Per frame, medians over
+ * --frames frames:
  *  - host before the launch: from the call to the graph launch (argument
  *    checks, planning, the graph key, context scopes, pointer queries,
  *    the timing event);
@@ -23,7 +25,7 @@
  * in it. The GPU clock (%globaltimer) is tied to the host's by round
  * trips through mapped memory before each stretch of frames
  * (host_path_clock.cu): the wake-up
- * is the sync's return minus the end of the graph (an event after it) on
+ * is the wait's return minus the end of the graph (an event after it) on
  * the host's clock, launch -> GPU start what remains of the sync's span.
  * Both within about 1 us (the clock's tie; %globaltimer ticks per us on
  * some GPUs). Each scene runs back to back (the next call as soon as one
@@ -128,10 +130,13 @@ bool record_frame(const Bench &b, const Run &r, Mode mode, int64_t t0,
   if (mode == PLAIN)
     return true;
   if (!probe.launch_in || !probe.sync_in) {
-    fprintf(stderr, "the frame made no graph launch and sync "
+    fprintf(stderr, "the frame made no graph launch and wait "
                     "(GPUCCL_CUDA_GRAPH=0?): no breakdown\n");
     return false;
   }
+  /* The library may return before the graph's end (its frame's flag,
+   * frame_done.cu): the event after the graph is waited for here, after t5. */
+  cudaEventSynchronize(probe.after);
   if (mode == GATED) {
     float graph = 0;
     cudaEventElapsedTime(&graph, probe.before, probe.after);
@@ -390,7 +395,8 @@ void print_header(const Options &o)
   printf("# plain: wall without stamps; wall: with them. host: before the "
          "launch, the launch call, launch->sync, the sync's wait, after it. "
          "sync span: launch->GPU start, kernels and download (GPU alone, "
-         "gated run), host wake-up after the GPU's end. lib_gpu: the "
+         "gated run), host wake-up after the graph's end (negative: the "
+         "frame's flag seen before it). lib_gpu: the "
          "library's kernel time in the stamped run (its start event is "
          "recorded before the launch)\n");
   printf("%-8s %-13s %5s | %7s %7s | %7s %7s %7s %7s %7s | %7s %7s %7s %7s "

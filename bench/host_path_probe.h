@@ -32,6 +32,7 @@ enum Api {
   API_GRAPH_INSTANTIATE, /* or a new instantiation */
   API_GRAPH_LAUNCH,
   API_STREAM_SYNC,
+  API_FRAME_WAIT, /* the library's wait for a graphed frame: flag or sync */
   N_API
 };
 extern const char *const api_names[N_API];
@@ -44,7 +45,7 @@ struct Probe {
   uint64_t calls[N_API];
   int64_t ns[N_API];
   int64_t launch_in, launch_out, after_marks; /* first launch of the frame */
-  int64_t sync_in, sync_out;                  /* first sync after it */
+  int64_t sync_in, sync_out; /* first wait after it: frame wait or sync */
   cudaEvent_t before, after; /* around the graph (before: gated only) */
   volatile unsigned *gate;   /* mapped: 0 holds the gate kernel */
 };

@@ -10,6 +10,8 @@
 
 #include "host_path_probe.h"
 
+struct CudaCtx; /* cuda/cuda_context.h */
+
 /* The runtime's own entry points behind the wrappers below (ld --wrap). */
 extern "C" cudaError_t __real_cudaEventRecord(cudaEvent_t, cudaStream_t);
 
@@ -19,7 +21,8 @@ const char *const api_names[N_API] = {
     "cudaStreamWaitEvent",   "cudaMemcpyAsync",
     "cudaStreamBeginCapture", "cudaStreamEndCapture",
     "cudaGraphExecUpdate",   "cudaGraphInstantiate",
-    "cudaGraphLaunch",       "cudaStreamSynchronize"};
+    "cudaGraphLaunch",       "cudaStreamSynchronize",
+    "gpuccl_frame_done_wait"};
 
 Probe probe;
 
@@ -74,6 +77,29 @@ void queue_gate(cudaStream_t stream)
   gate_kernel<<<1, 1, 0, stream>>>(probe.gate);
   __real_cudaEventRecord(probe.before, stream);
   probe.gate_queued = true;
+}
+
+/* A wait for the stream, or for the frame (its flag, else its stream):
+ * the first after the launch is stamped as the frame's wait. */
+template <typename F> cudaError_t stamped_wait(Api api, F call)
+{
+  if (!probe.armed)
+    return call();
+  /* A wait before the launch would wait for the gate for ever. */
+  if (probe.gate_queued && !probe.launch_in) {
+    fprintf(stderr, "a wait before the graph launch: gate opened early\n");
+    *probe.gate = 1;
+  }
+  const int64_t t = now_ns();
+  const cudaError_t err = call();
+  const int64_t t_out = now_ns();
+  probe.calls[api]++;
+  probe.ns[api] += t_out - t;
+  if (probe.launch_in && !probe.sync_in) {
+    probe.sync_in = t;
+    probe.sync_out = t_out;
+  }
+  return err;
 }
 
 } // namespace
@@ -194,22 +220,18 @@ cudaError_t __wrap_cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
 
 cudaError_t __wrap_cudaStreamSynchronize(cudaStream_t stream)
 {
-  if (!probe.armed)
-    return __real_cudaStreamSynchronize(stream);
-  /* A sync before the launch would wait for the gate for ever. */
-  if (probe.gate_queued && !probe.launch_in) {
-    fprintf(stderr, "a sync before the graph launch: gate opened early\n");
-    *probe.gate = 1;
-  }
-  const int64_t t = now_ns();
-  const cudaError_t err = __real_cudaStreamSynchronize(stream);
-  const int64_t t_out = now_ns();
-  probe.calls[API_STREAM_SYNC]++;
-  probe.ns[API_STREAM_SYNC] += t_out - t;
-  if (probe.launch_in && !probe.sync_in) {
-    probe.sync_in = t;
-    probe.sync_out = t_out;
-  }
-  return err;
+  return stamped_wait(API_STREAM_SYNC,
+                      [&] { return __real_cudaStreamSynchronize(stream); });
+}
+
+cudaError_t __real_gpuccl_frame_done_wait(CudaCtx *const *, size_t,
+                                          cudaStream_t);
+
+cudaError_t __wrap_gpuccl_frame_done_wait(CudaCtx *const *cs, size_t n,
+                                          cudaStream_t stream)
+{
+  return stamped_wait(API_FRAME_WAIT, [&] {
+    return __real_gpuccl_frame_done_wait(cs, n, stream);
+  });
 }
 } /* extern "C" */

@@ -28,6 +28,10 @@ constexpr unsigned long long BAND_AGGREGATE = 1ull << 62;
 constexpr unsigned long long BAND_PREFIX = 2ull << 62;
 constexpr unsigned long long COUNTS = (1ull << 62) - 1;
 
+/* Frame::done's tickets when every record of the host's copy and its
+ * header are written: above any count of records the copy holds. */
+constexpr uint32_t DONE_TICKETS = 1u << 30;
+
 __device__ __forceinline__ unsigned long long to_status(unsigned long long c)
 {
   return (c & 0xffffffffu) | (c >> 32) << 31;
@@ -39,8 +43,8 @@ __device__ __forceinline__ unsigned long long from_status(unsigned long long s)
 
 /* `before`: the components (low half) and blobs (high half) before the
  * blob's first pixel (x, y). The record goes to the table and, among the
- * first copy.n, to the host's copy too. */
-__device__ __forceinline__ void write_blob(GpucclBlob *blobs,
+ * first copy.n, to the host's copy too: then true. */
+__device__ __forceinline__ bool write_blob(GpucclBlob *blobs,
                                            const Frame::HostCopy &copy,
                                            unsigned long long before,
                                            uint32_t y, uint32_t area,
@@ -57,11 +61,12 @@ __device__ __forceinline__ void write_blob(GpucclBlob *blobs,
   uint4 *dst = reinterpret_cast<uint4 *>(blobs + at);
   dst[0] = a;
   dst[1] = b;
-  if (at < copy.n) {
-    uint4 *host = reinterpret_cast<uint4 *>(copy.blobs + at);
-    host[0] = a;
-    host[1] = b;
-  }
+  if (at >= copy.n)
+    return false;
+  uint4 *host = reinterpret_cast<uint4 *>(copy.blobs + at);
+  host[0] = a;
+  host[1] = b;
+  return true;
 }
 
 struct RecordsShared {
@@ -70,6 +75,7 @@ struct RecordsShared {
   uint32_t summed; /* the components of the tiles added up */
   uint32_t open_before[MAX_TILES_X + 1]; /* open slots of the band's tiles */
   uint32_t n_mine, mine[S::OPEN_CAP]; /* open roots with first pixel here */
+  uint32_t host_records; /* the block's tickets (signal_done) */
   /* The tile's start and pass words and, per row, the bits before each
    * word: a component's place is then two shared loads away. */
   uint32_t bits[2][S::H][S::WORDS];
@@ -98,6 +104,8 @@ struct BlobRecords {
         t((int)threadIdx.x), tile(blockIdx.x), band(tile / f_.tiles_x),
         tx(tile % f_.tiles_x)
   {
+    if (t == 0)
+      s.host_records = 0; /* read after a barrier (signal_done) */
     const int rows = min(S::H, f.image.height - (int)band * S::H);
     n_cells = (uint32_t)rows * f.tiles_x;
     cell0 = (size_t)band * S::H * f.tiles_x;
@@ -312,10 +320,14 @@ struct BlobRecords {
   }
 
   /* The frame's header, by the last tile: `total` components and blobs. */
-  __device__ void write_header(unsigned long long total) const
+  __device__ void write_header(unsigned long long total)
   {
     if (t != 0)
       return;
+    /* The records the host's copy holds are in once the tickets reach
+     * DONE_TICKETS: the header's share waits for them. */
+    const uint32_t copied = min((uint32_t)(total >> 32), f.copy.n);
+    header_tickets = DONE_TICKETS - copied;
     const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
                                 (uint32_t)threshold_of(f.image)};
     for (int k = 0; k < 3; k++) {
@@ -337,6 +349,30 @@ struct BlobRecords {
     write_header(summed | summed << 32);
   }
 
+  /* The host sees the frame done (Frame::done's flag) once every write to
+   * its memory is out of the GPU: each thread fences its own, its block
+   * adds them to the frame's tickets, and the header's writer adds
+   * DONE_TICKETS less the records the copy holds. The block whose tickets
+   * make DONE_TICKETS wrote the last of them: it raises the flag. Blocks
+   * that wrote nothing there take no ticket. */
+  __device__ void signal_done() const
+  {
+    if (!f.done.flag)
+      return;
+    if (host_records || header_tickets) {
+      __threadfence_system();
+      atomicAdd(&s.host_records, host_records + header_tickets);
+    }
+    __syncthreads();
+    const uint32_t tickets = s.host_records;
+    if (t == 0 && tickets &&
+        atomicAdd(f.done.tickets, tickets) + tickets == DONE_TICKETS) {
+      *f.done.tickets = 0; /* every ticket is in */
+      __threadfence_system();
+      *(volatile uint32_t *)f.done.flag = 1;
+    }
+  }
+
   /* Components and blobs before the tile's pixel (lx, ly). */
   __device__ unsigned long long before(uint32_t lx, uint32_t ly) const
   {
@@ -354,6 +390,10 @@ struct BlobRecords {
   static constexpr int PRELOAD = 4;
   uint4 pre[PRELOAD];
   uint32_t n_closed = 0;
+  /* This thread's records in host memory, and its header there: what
+   * signal_done() counts in. */
+  uint32_t host_records = 0;
+  uint32_t header_tickets = 0;
 
   __device__ void preload_closed()
   {
@@ -366,15 +406,16 @@ struct BlobRecords {
   }
 
   /* A staged closed piece, at its place. */
-  __device__ __forceinline__ void write_closed(const uint4 &q) const
+  __device__ __forceinline__ void write_closed(const uint4 &q)
   {
     const uint32_t gx0 = tx * S::W, gy0 = band * S::H;
     const uint32_t px = q.x & 0xffffu, area = q.x >> 16;
     const uint32_t ly = px / S::W, lx = px % S::W;
-    write_blob(blobs, f.copy, before(lx, ly), gy0 + ly, area,
-               q.y + (unsigned long long)area * gx0,
-               q.z + (unsigned long long)area * gy0, gx0 + (q.w & 0xff),
-               gx0 + ((q.w >> 8) & 0xff), gy0 + (q.w >> 16));
+    host_records += write_blob(blobs, f.copy, before(lx, ly), gy0 + ly, area,
+                             q.y + (unsigned long long)area * gx0,
+                             q.z + (unsigned long long)area * gy0,
+                             gx0 + (q.w & 0xff), gx0 + ((q.w >> 8) & 0xff),
+                             gy0 + (q.w >> 16));
   }
 
   /* The tile's staged closed pieces and its open roots, each at its place. */
@@ -395,8 +436,9 @@ struct BlobRecords {
       if (!f.filter.passes(o.area[p]))
         continue;
       const uint32_t x = o.key[p] % w, y = o.key[p] / w;
-      write_blob(blobs, f.copy, before(x - gx0, y - gy0), y, o.area[p],
-                 o.sum_x[p], o.sum_y[p], o.x0[p], o.x1[p], o.y1[p]);
+      host_records += write_blob(blobs, f.copy, before(x - gx0, y - gy0), y,
+                               o.area[p], o.sum_x[p], o.sum_y[p], o.x0[p],
+                               o.x1[p], o.y1[p]);
     }
   }
 };
@@ -422,6 +464,7 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
       r.write_summed_header();
     for (int k = 1; k <= 5; k++)
       Marks::at(k);
+    r.signal_done();
     return;
   }
   Marks::at(1);
@@ -435,6 +478,7 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
   if (r.last())
     r.write_header(r.band_before + counts);
   Marks::at(5);
+  r.signal_done();
 }
 
 /* Shared memory the kernel needs besides RecordsShared: the band's cells

@@ -259,8 +259,12 @@ static GpucclStatus plan_item(CudaCtx *lead, CudaCtx *c,
   set_table(c, *plan);
   memset(key, 0, sizeof *key);
   key->c = c;
-  key->key = graph_key_of(c, plan->f, plan->params);
   key->fetched = batch_fetch(c);
+  /* Blob records ends the branch unless a gather or the label image's
+   * download follows (capture_item). */
+  frame_done_arm(c, key->fetched <= c->tf.copy.n &&
+                        !plan->params->want_labels);
+  key->key = graph_key_of(c, plan->f, plan->params);
   key->blobs_h = c->blobs_h;
   key->labels_h = c->labels_h;
   if (c->stream == lead->stream)
@@ -360,11 +364,11 @@ static GpucclStatus finish_group(Batch &b, size_t g, bool fill,
   CudaCtx *c = lead;
   GpucclCudaScope scope(lead->cu_context, lead->device);
   CK(scope.err, "selecting the CUDA context");
-  CK(cudaStreamSynchronize(lead->stream), "batch");
+  CudaCtx **cs = b.cs + g * b.n;
+  CK(gpuccl_frame_done_wait(cs, b.n, lead->stream), "batch");
   if (!fill)
     return GPUCCL_OK;
   lead->timed = true;
-  CudaCtx **cs = b.cs + g * b.n;
   const BatchItemKey *keys = b.keys + g * b.n;
   for (size_t i = 0; i < b.n; i++) {
     if (!cs[i])

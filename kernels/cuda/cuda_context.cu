@@ -449,6 +449,7 @@ static void close_ctx(CudaCtx *c)
   dev_free(c->d_threshold);
   dev_free(c->header);
   pinned_free(c->header_h);
+  pinned_free(c->done_h);
   pinned_free(c->blobs_h);
   pinned_free(c->values_h);
   pinned_free(c->h3_report);
@@ -503,6 +504,9 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
   CK(dev_alloc((void **)&c->d_threshold, sizeof(int)), "allocation");
   CK(dev_alloc((void **)&c->header, 3 * sizeof(uint32_t)), "allocation");
   CK(pinned_alloc((void **)&c->header_h, 3 * sizeof(uint32_t),
+                  cudaHostAllocDefault),
+     "pinned allocation");
+  CK(pinned_alloc((void **)&c->done_h, sizeof *c->done_h,
                   cudaHostAllocDefault),
      "pinned allocation");
   CK(pinned_alloc((void **)&c->h3_report, sizeof *c->h3_report,

@@ -85,6 +85,10 @@ struct CudaCtx {
   int *d_threshold;   /* Otsu's */
   uint32_t *header;   /* components, blobs, threshold */
   uint32_t *header_h; /* pinned */
+  /* Pinned: raised by blob records once the host's copy is complete, so
+   * that the host sees a graphed frame done without waiting for its
+   * stream (tile::Frame::done, frame_done.cu). */
+  uint32_t *done_h;
   GpucclBlob *blobs_h; /* pinned, blobs_cap entries */
   size_t blobs_cap;
   uint32_t *values_h; /* segments mode: GpucclResult.values, pinned */
@@ -270,6 +274,13 @@ GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
  * size its component buffers). */
 GpucclStatus enqueue_segments(CudaCtx *c, const Ha4Frame &f,
                               const GpucclParams *params, GpucclError *error);
+/* frame_done.cu: c's next graphed frame raises c->done_h at its end, or
+ * (raises false) leaves the host to wait for its stream; the host's wait
+ * for the graphed frames of contexts cs[0..n) (NULL entries skipped), all
+ * launched on `stream`. */
+void frame_done_arm(CudaCtx *c, bool raises);
+extern "C" cudaError_t gpuccl_frame_done_wait(CudaCtx *const *cs, size_t n,
+                                              cudaStream_t stream);
 /* cuda_batch.cu */
 GpucclStatus cuda_process_batch(GpucclContext *const *contexts,
                                 const GpucclImage *images,

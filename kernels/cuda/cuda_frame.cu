@@ -517,7 +517,10 @@ extern "C" float gpuccl_cuda_kernel_ms(GpucclContext *ctx)
   CudaCtx *c = static_cast<CudaCtx *>(ctx->priv);
   GpucclCudaScope scope(c->cu_context, c->device);
   float ms = -1.0f;
+  /* The host may have seen the frame done before its stop event was
+   * (frame_done.cu). */
   if (scope.err != cudaSuccess || !c->timed ||
+      cudaEventSynchronize(c->ev_stop) != cudaSuccess ||
       cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop) != cudaSuccess) {
     cudaGetLastError();
     return -1.0f;

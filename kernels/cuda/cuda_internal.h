@@ -50,6 +50,12 @@ uint64_t gpuccl_cuda_host_loop_rounds(void);
  * (graph_instances.h). */
 uint64_t gpuccl_cuda_graph_captures(void);
 
+/* How many graphed frames the host saw done by blob records' flag
+ * (frame_done.cu) rather than by waiting for their stream, in this
+ * process (all contexts). Frames with a label image, or with more blobs
+ * than blob records copies to the host, wait for the stream. */
+uint64_t gpuccl_cuda_flagged_frames(void);
+
 #ifdef __cplusplus
 }
 #endif

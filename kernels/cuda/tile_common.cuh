@@ -167,6 +167,16 @@ struct Frame {
     GpucclBlob *blobs;
     uint32_t n;
   } copy;
+  /* Where blob records tells the host that the frame is done: a flag in
+   * pinned host memory, raised by the block that completes the host's
+   * copy, which the host polls instead of waiting for the stream
+   * (frame_done.cu), and the tickets that count the copy's writes (device
+   * memory, back to zero after each frame). No flag: more work follows
+   * blob records, and the host waits for the stream. */
+  struct Done {
+    uint32_t *flag;
+    uint32_t *tickets;
+  } done;
 
   /* When every component is a blob, the counts of the bands above a tile
    * are those of their tiles, each its closed pieces and open roots, known
