@@ -91,6 +91,7 @@ bool cameras_open(Cameras &c, const Options &o, const std::string &scene,
       fprintf(stderr, "camera %d: %s\n", k, ctx ? "cudaMalloc" : e.message);
       return false;
     }
+    gpuccl_cuda_time_kernels(ctx, true); /* the device time reported */
     make_scene(scene, o.width, o.height, (unsigned)k, px);
     cudaMemcpy(d, px.data(), px.size(), cudaMemcpyHostToDevice);
     c.ctx.push_back(ctx);

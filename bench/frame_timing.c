@@ -115,6 +115,7 @@ GpucclContext *frame_bench_context(GpucclBackend backend, int w, int h)
   if (!ctx)
     printf("%dx%d %-4s: not available (%s)\n", w, h,
            gpuccl_backend_name(backend), err.message);
+  gpuccl_cuda_time_kernels(ctx, true); /* CUDA: the device time reported */
   return ctx;
 }
 

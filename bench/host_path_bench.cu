@@ -12,7 +12,8 @@
  * --frames frames:
  *  - host before the launch: from the call to the graph launch (argument
  *    checks, planning, the graph key, context scopes, pointer queries,
- *    the timing event);
+ *    the timing event, which only the stamped and gated runs record:
+ *    gpuccl_cuda_time_kernels);
  *  - the launch call itself;
  *  - host from the launch's return to the sync;
  *  - the sync's wait, split into launch -> GPU start, the kernels, the
@@ -165,6 +166,9 @@ bool record_frame(const Bench &b, const Run &r, Mode mode, int64_t t0,
 bool run_frames(Bench &b, Run &r, Mode mode, int gap_us, double graph_us,
                 Series &s, Tally &tally)
 {
+  /* The stamped and gated runs read the device time; the plain run times
+   * the frame as an application runs it, without events. */
+  gpuccl_cuda_time_kernels(r.ctx, mode != PLAIN);
   for (int f = -3; f < b.o.frames; f++) {
     if (mode == STAMPED && (gap_us > 0 || f % 32 == 0 || f == -3) &&
         !gpu_clock_tie(b.clock)) {

@@ -46,6 +46,7 @@ void *algo_open(const BenchSetup *setup, GpucclAlgorithm alg, char *why,
   GpucclError err = {};
   AlgoRunner *r = new AlgoRunner();
   r->ctx = gpuccl_context_new(GPUCCL_BACKEND_CUDA, 0, &err);
+  gpuccl_cuda_time_kernels(r->ctx, true); /* the device time reported */
   gpuccl_params_init(&r->params);
   r->params.connectivity = setup->connectivity;
   r->params.algorithm = alg;

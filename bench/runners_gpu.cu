@@ -70,6 +70,7 @@ void *gpu_open(const BenchSetup *setup, Input input, GpucclAlgorithm alg,
     delete r;
     return nullptr;
   }
+  gpuccl_cuda_time_kernels(r->ctx, true); /* the device time reported */
   gpuccl_params_init(&r->params);
   r->params.connectivity = setup->connectivity;
   r->params.algorithm = alg;

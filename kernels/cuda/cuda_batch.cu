@@ -23,6 +23,7 @@ struct BatchItemKey {
   GraphKey key;
   size_t fetched;
   const void *blobs_h, *labels_h; /* regrown now and then */
+  bool timed; /* the lead's gpuccl_cuda_time_kernels */
 };
 
 /* Whether an image's branch ends in a gather kernel: it fetches more
@@ -177,7 +178,7 @@ static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
                                   GpucclError *error)
 {
   CudaCtx *c = lead;
-  const bool stop_inside = graphed_images(cs, n) == 1;
+  const bool stop_inside = lead->time_kernels && graphed_images(cs, n) == 1;
   count_graph_capture();
   CK(cudaStreamBeginCapture(lead->stream, cudaStreamCaptureModeThreadLocal),
      "batch capture");
@@ -265,6 +266,7 @@ static GpucclStatus plan_item(CudaCtx *lead, CudaCtx *c,
   frame_done_arm(c, key->fetched <= c->tf.copy.n &&
                         !plan->params->want_labels);
   key->key = graph_key_of(c, plan->f, plan->params);
+  key->timed = lead->time_kernels;
   key->blobs_h = c->blobs_h;
   key->labels_h = c->labels_h;
   if (c->stream == lead->stream)
@@ -347,10 +349,12 @@ static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
                           &b.failed, error);
   if (st != GPUCCL_OK)
     return st;
-  LAUNCH(cudaEventRecord(lead->ev_start, lead->stream), "event record");
+  const bool timing = lead->time_kernels;
+  if (timing)
+    LAUNCH(cudaEventRecord(lead->ev_start, lead->stream), "event record");
   LAUNCH(cudaGraphLaunch(lead->batch->current->exec, lead->stream),
          "batch launch");
-  if (graphed > 1) /* else the lone image's branch records it */
+  if (timing && graphed > 1) /* else the lone image's branch records it */
     LAUNCH(cudaEventRecord(lead->ev_stop, lead->stream), "event record");
   return GPUCCL_OK;
 }
@@ -368,7 +372,7 @@ static GpucclStatus finish_group(Batch &b, size_t g, bool fill,
   CK(gpuccl_frame_done_wait(cs, b.n, lead->stream), "batch");
   if (!fill)
     return GPUCCL_OK;
-  lead->timed = true;
+  lead->timed = lead->time_kernels;
   const BatchItemKey *keys = b.keys + g * b.n;
   for (size_t i = 0; i < b.n; i++) {
     if (!cs[i])

@@ -79,6 +79,9 @@ struct CudaCtx {
    * waited for on `stream` (stream_order.cu); made at first use. */
   cudaEvent_t ev_upstream;
   bool timed; /* the events hold the last frame's kernels */
+  /* Graphed frames record ev_start and ev_stop only when asked
+   * (gpuccl_cuda_time_kernels): an event costs the host a call a frame. */
+  bool time_kernels;
 
   /* Size-independent. */
   uint32_t *hist;     /* 256 bins, zero between frames */

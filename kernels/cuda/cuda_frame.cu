@@ -510,6 +510,12 @@ extern "C" int gpuccl_cuda_hybrid3_rounds(GpucclContext *ctx)
   return c->h3_report ? (int)c->h3_report->rounds : -1;
 }
 
+extern "C" void gpuccl_cuda_time_kernels(GpucclContext *ctx, bool on)
+{
+  if (ctx && ctx->ops == &gpuccl_cuda_ops && ctx->priv)
+    static_cast<CudaCtx *>(ctx->priv)->time_kernels = on;
+}
+
 extern "C" float gpuccl_cuda_kernel_ms(GpucclContext *ctx)
 {
   if (!ctx || ctx->ops != &gpuccl_cuda_ops || !ctx->priv)

@@ -31,8 +31,14 @@ uint64_t gpuccl_cuda_frame_uploads(void);
 
 /* Device time of the last process call's kernels, from its first kernel to
  * its last (CUDA events; uploads and downloads excluded), in milliseconds.
- * -1 when the context is not a CUDA one or nothing ran. */
+ * -1 when the context is not a CUDA one, nothing ran, or the frame ran in
+ * a graph without gpuccl_cuda_time_kernels. */
 float gpuccl_cuda_kernel_ms(GpucclContext *ctx);
+
+/* Whether ctx's graphed frames (gpuccl_process, gpuccl_process_batch)
+ * record the CUDA events gpuccl_cuda_kernel_ms reads: off by default, so
+ * that a frame makes no event call. Frames outside a graph always do. */
+void gpuccl_cuda_time_kernels(GpucclContext *ctx, bool on);
 
 /* Rounds of HYBRID3's convergence loop in the last HYBRID3 frame of ctx
  * (the final round, which moved nothing, included); 0 before any, -1

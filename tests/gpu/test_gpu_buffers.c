@@ -50,6 +50,7 @@ static void steady_state(GpucclContext *gpu)
     corpus_random(frames[i], W, H, stride, 0.1 + 0.15 * i, 1 + (i % 3) * 3,
                   (uint32_t)(100 + i));
   }
+  gpuccl_cuda_time_kernels(gpu, true);
   run_all(gpu, frames, stride); /* warm-up: every buffer gets its size */
   uint64_t before = gpuccl_cuda_alloc_calls();
   for (int round = 0; round < 5; round++)
@@ -63,6 +64,17 @@ static void steady_state(GpucclContext *gpu)
          (unsigned long long)before);
   float ms = gpuccl_cuda_kernel_ms(gpu);
   EXPECT(ms > 0.0f, "kernel time %f ms", ms);
+  /* Untimed, a graphed frame records no events and reports no time. */
+  gpuccl_cuda_time_kernels(gpu, false);
+  GpucclImage img = {frames[1], W, H, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
+  GpucclParams p;
+  GpucclResult r;
+  GpucclError e = {0};
+  gpuccl_params_init(&p);
+  EXPECT(gpuccl_process(gpu, &img, &p, &r, &e) == GPUCCL_OK, "untimed: %s",
+         e.message);
+  ms = gpuccl_cuda_kernel_ms(gpu);
+  EXPECT(ms < 0.0f, "untimed frame reported %f ms", ms);
   for (int i = 0; i < N_FRAMES; i++)
     free(frames[i]);
 }
