@@ -168,9 +168,9 @@ static size_t graphed_images(CudaCtx *const *cs, size_t n)
   return graphed;
 }
 
-/* The batch's graph, captured from every image's branch. A lone image
- * records the lead's ev_stop inside its branch; a batch's device time is
- * the whole graph's. */
+/* The batch's graph, captured from every image's branch. When the lead
+ * times its kernels, a lone image records the lead's ev_stop inside its
+ * branch; a batch's device time is the whole graph's. */
 static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
                                   const FramePlan *plans,
                                   const BatchItemKey *keys, size_t n,
