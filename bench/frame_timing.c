@@ -115,7 +115,9 @@ GpucclContext *frame_bench_context(GpucclBackend backend, int w, int h)
   if (!ctx)
     printf("%dx%d %-4s: not available (%s)\n", w, h,
            gpuccl_backend_name(backend), err.message);
-  gpuccl_cuda_time_kernels(ctx, true); /* CUDA: the device time reported */
+#ifdef GPUCCL_HAVE_CUDA
+  gpuccl_cuda_time_kernels(ctx, true); /* the device time reported */
+#endif
   return ctx;
 }
 
