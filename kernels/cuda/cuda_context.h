@@ -277,10 +277,10 @@ GpucclStatus process_frame(GpucclContext *ctx, const GpucclImage *image,
  * size its component buffers). */
 GpucclStatus enqueue_segments(CudaCtx *c, const Ha4Frame &f,
                               const GpucclParams *params, GpucclError *error);
-/* frame_done.cu: c's next graphed frame raises c->done_h at its end, or
- * (raises false) leaves the host to wait for its stream; the host's wait
- * for the graphed frames of contexts cs[0..n) (NULL entries skipped), all
- * launched on `stream`. */
+/* frame_done.cu: c's next graphed frame raises c->done_h once the host's
+ * copy of its results is complete, or (raises false) leaves the host to
+ * wait for its stream; the host's wait for the graphed frames of contexts
+ * cs[0..n) (NULL entries skipped), all launched on `stream`. */
 void frame_done_arm(CudaCtx *c, bool raises);
 extern "C" cudaError_t gpuccl_frame_done_wait(CudaCtx *const *cs, size_t n,
                                               cudaStream_t stream);
