@@ -90,16 +90,15 @@ template <typename F> cudaError_t stamped_wait(Api api, F call)
     fprintf(stderr, "a wait before the graph launch: gate opened early\n");
     *probe.gate = 1;
   }
-  const int64_t t = now_ns();
-  const cudaError_t err = call();
-  const int64_t t_out = now_ns();
-  probe.calls[api]++;
-  probe.ns[api] += t_out - t;
-  if (probe.launch_in && !probe.sync_in) {
-    probe.sync_in = t;
-    probe.sync_out = t_out;
-  }
-  return err;
+  return timed(api, [&] {
+    const int64_t t = now_ns();
+    const cudaError_t err = call();
+    if (probe.launch_in && !probe.sync_in) {
+      probe.sync_in = t;
+      probe.sync_out = now_ns();
+    }
+    return err;
+  });
 }
 
 } // namespace

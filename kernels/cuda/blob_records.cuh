@@ -161,8 +161,9 @@ struct BlobRecords {
       open_counts[i] = 0;
     }
     const int y = t / S::WORDS, k = t % S::WORDS;
-    s.bits[0][y][k] = f.out.start[bitmap_word()];
-    s.bits[1][y][k] = f.out.pass[bitmap_word()];
+    const size_t word = bitmap_word();
+    s.bits[0][y][k] = f.out.start[word];
+    s.bits[1][y][k] = f.out.pass[word];
     if (t < f.tiles_x)
       s.open_before[t + 1] = f.out.n_open[band * f.tiles_x + t];
     __syncthreads();
@@ -460,11 +461,13 @@ __device__ __forceinline__ void blob_records(const Frame &f, GpucclBlob *blobs)
   wait_for_previous();
   allow_next();
   if (skips) {
-    if (r.last())
-      r.write_summed_header();
     for (int k = 1; k <= 5; k++)
       Marks::at(k);
-    r.signal_done();
+    /* Only the last wrote anything the host's copy holds: the header. */
+    if (r.last()) {
+      r.write_summed_header();
+      r.signal_done();
+    }
     return;
   }
   Marks::at(1);

@@ -21,7 +21,7 @@
 struct BatchItemKey {
   const CudaCtx *c;
   GraphKey key;
-  size_t fetched;
+  size_t fetched, copied; /* blobs fetched; those blob records copies */
   const void *blobs_h, *labels_h; /* regrown now and then */
   bool timed; /* the lead's gpuccl_cuda_time_kernels */
 };
@@ -30,7 +30,7 @@ struct BatchItemKey {
  * blobs than blob records copies. */
 static bool gathers(const BatchItemKey &k)
 {
-  return k.fetched > k.key.tf.copy.n;
+  return k.fetched > k.copied;
 }
 
 /* Blobs [from, to) of one image's table, which go to the context's pinned
@@ -129,8 +129,9 @@ static size_t batch_fetch(CudaCtx *c)
  * set, is recorded between the kernels and the downloads, so that the
  * device time of a lone frame is its labeling's, as without batches. */
 static GpucclStatus capture_item(CudaCtx *lead, CudaCtx *c,
-                                 const FramePlan &plan, size_t fetched,
-                                 cudaEvent_t stop, GpucclError *error)
+                                 const FramePlan &plan,
+                                 const BatchItemKey &key, cudaEvent_t stop,
+                                 GpucclError *error)
 {
   const bool branch = c->stream != lead->stream;
   if (branch)
@@ -139,11 +140,11 @@ static GpucclStatus capture_item(CudaCtx *lead, CudaCtx *c,
   if (st == GPUCCL_OK && stop)
     LAUNCH(cudaEventRecordWithFlags(stop, c->stream, cudaEventRecordExternal),
            "event record");
-  if (st == GPUCCL_OK && fetched > c->copied) {
-    const unsigned chunks = (unsigned)((2 * (fetched - c->copied) +
+  if (st == GPUCCL_OK && gathers(key)) {
+    const unsigned chunks = (unsigned)((2 * (key.fetched - key.copied) +
                                         GATHER_CHUNK - 1) / GATHER_CHUNK);
     gather_results<<<chunks, GATHER_THREADS, 0, c->stream>>>(
-        ResultCopy{c->table, c->blobs_h, c->copied, fetched});
+        ResultCopy{c->table, c->blobs_h, key.copied, key.fetched});
     LAUNCH(cudaGetLastError(), "result gather");
   }
   if (st == GPUCCL_OK && plan.params->want_labels)
@@ -188,7 +189,7 @@ static GpucclStatus capture_batch(CudaCtx *lead, CudaCtx *const *cs,
                         : cuda_fail(lead, error, err, "batch fork");
   for (size_t i = 0; i < n && st == GPUCCL_OK; i++)
     if (cs[i]) {
-      st = capture_item(lead, cs[i], plans[i], keys[i].fetched,
+      st = capture_item(lead, cs[i], plans[i], keys[i],
                         stop_inside ? lead->ev_stop : nullptr, error);
       if (st != GPUCCL_OK)
         *failed = i;
@@ -261,10 +262,10 @@ static GpucclStatus plan_item(CudaCtx *lead, CudaCtx *c,
   memset(key, 0, sizeof *key);
   key->c = c;
   key->fetched = batch_fetch(c);
+  key->copied = c->copied;
   /* Blob records ends the branch unless a gather or the label image's
    * download follows (capture_item). */
-  frame_done_arm(c, key->fetched <= c->tf.copy.n &&
-                        !plan->params->want_labels);
+  frame_done_arm(c, !gathers(*key) && !plan->params->want_labels);
   key->key = graph_key_of(c, plan->f, plan->params);
   key->timed = lead->time_kernels;
   key->blobs_h = c->blobs_h;
