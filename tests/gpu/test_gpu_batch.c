@@ -172,13 +172,6 @@ static void check_batch(GpucclContext **gpus, GpucclContext *cpu,
   }
 }
 
-/* Whether the contexts capture graphs (GPUCCL_CUDA_GRAPH=0: they don't). */
-static bool graphs_on(void)
-{
-  const char *g = getenv("GPUCCL_CUDA_GRAPH");
-  return !(g && strcmp(g, "0") == 0);
-}
-
 /* The mixed batch's HYBRID3 image (on its own context) ran at least
  * min_rounds rounds of its loop, in the batch's graph: the host waited for
  * none of them. */
@@ -194,7 +187,7 @@ static void check_hybrid3_item(GpucclContext **gpus, const Item *items,
            i, rounds);
   }
   const uint64_t host = gpuccl_cuda_host_loop_rounds() - host_before;
-  EXPECT(!graphs_on() || host == 0,
+  EXPECT(!gpu_check_graphs_on() || host == 0,
          "%s: the host waited for %llu HYBRID3 rounds in a graph", what,
          (unsigned long long)host);
 }
