@@ -325,17 +325,23 @@ struct BlobRecords {
   {
     if (t != 0)
       return;
+    const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
+                                (uint32_t)threshold_of(f.image)};
+    for (int k = 0; k < 3; k++)
+      f.header[k] = header[k];
+    /* No component: the tile stage finished the frame (Frame::Done), the
+     * host has its header and may have armed the flag for its next one. */
+    if (f.done.flag) {
+      *f.done.empty_tiles = 0;
+      if ((uint32_t)total == 0)
+        return;
+    }
     /* The records the host's copy holds are in once the tickets reach
      * DONE_TICKETS: the header's share waits for them. */
     const uint32_t copied = min((uint32_t)(total >> 32), f.copy.n);
     header_tickets = DONE_TICKETS - copied;
-    const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
-                                (uint32_t)threshold_of(f.image)};
-    for (int k = 0; k < 3; k++) {
-      f.header[k] = header[k];
-      if (f.copy.header)
-        f.copy.header[k] = header[k];
-    }
+    for (int k = 0; k < 3 && f.copy.header; k++)
+      f.copy.header[k] = header[k];
   }
 
   /* The header by a last tile that skips: every tile's counts added up. */

@@ -217,6 +217,7 @@ __global__ void __launch_bounds__(S::THREADS)
   ForestTiles a(*reinterpret_cast<ForestTiles::Shared *>(smem_raw), f, g);
   if (!a.label_runs()) {
     a.tl.write_empty(nullptr); /* its counts and zero bitmaps */
+    count_empty_tile(f);
     return;
   }
   a.publish_root_slots();

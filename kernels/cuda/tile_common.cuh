@@ -172,10 +172,19 @@ struct Frame {
    * copy, which the host polls instead of waiting for the stream
    * (frame_done.cu), and the tickets that count the copy's writes (device
    * memory, back to zero after each frame). No flag: more work follows
-   * blob records, and the host waits for the stream. */
+   * blob records, and the host waits for the stream.
+   *
+   * A frame without foreground has nothing to merge, number or record:
+   * the tile stage finishes it, so the host is not kept waiting for the
+   * kernels after it. `empty_tiles` counts the tiles without foreground
+   * (tile_pieces.cuh); the one that makes it every tile writes the host's
+   * header and raises the flag. Blob records then knows the frame by its
+   * count of components, 0, raises nothing, and sets the count back to 0
+   * on every frame. */
   struct Done {
     uint32_t *flag;
     uint32_t *tickets;
+    uint32_t *empty_tiles;
   } done;
 
   /* When every component is a blob, the counts of the bands above a tile

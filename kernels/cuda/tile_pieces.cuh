@@ -353,6 +353,25 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
   }
 };
 
+/* A tile without foreground counts itself in (Frame::Done) when the host
+ * waits for the flag: the last of a frame without foreground writes the
+ * host's header (no component, no blob) and raises the flag. Every tile
+ * has finished then, so no write of this frame to host memory is still to
+ * come. Tiles with foreground take no part: a frame holding one is
+ * finished by blob records. */
+__device__ __forceinline__ void count_empty_tile(const Frame &f)
+{
+  if (threadIdx.x != 0 || !f.done.flag ||
+      atomicAdd(f.done.empty_tiles, 1u) + 1u !=
+          (uint32_t)(f.tiles_x * f.tiles_y))
+    return;
+  const uint32_t header[3] = {0u, 0u, (uint32_t)threshold_of(f.image)};
+  for (int k = 0; k < 3 && f.copy.header; k++)
+    f.copy.header[k] = header[k];
+  __threadfence_system();
+  *(volatile uint32_t *)f.done.flag = 1u;
+}
+
 /* LABELS: the label image pass, after the component ids: the tile is
  * labeled again (steps 1 to 7) and every pixel gets its component's id;
  * nothing else is written. */
@@ -368,6 +387,8 @@ __global__ void __launch_bounds__(S::THREADS)
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
   if (!agent.label_runs()) {
     agent.write_empty(LABELS ? labels : nullptr);
+    if (!LABELS)
+      count_empty_tile(f);
     return;
   }
   if (LABELS) {

@@ -82,6 +82,7 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
       (e = take(b, &f.band_status, (size_t)f.tiles_y, alloc)) ||
       (e = take(b, &f.seam_arrivals, tiles * seams::TASKS, alloc)) ||
       (e = take(b, &f.done.tickets, 1, alloc)) ||
+      (e = take(b, &f.done.empty_tiles, 1, alloc)) ||
       (e = take(b, &b.blobs, max_components(width, height), alloc)))
     return e;
   f.image.width = width;
@@ -91,7 +92,8 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
                       f.tiles_y * sizeof *f.band_status)) ||
       (e = cudaMemset(f.seam_arrivals, 0,
                       tiles * seams::TASKS * sizeof *f.seam_arrivals)) ||
-      (e = cudaMemset(f.done.tickets, 0, sizeof *f.done.tickets)))
+      (e = cudaMemset(f.done.tickets, 0, sizeof *f.done.tickets)) ||
+      (e = cudaMemset(f.done.empty_tiles, 0, sizeof *f.done.empty_tiles)))
     return e;
   return cudaStreamSynchronize(0); /* before any kernel of any stream */
 }
@@ -106,7 +108,7 @@ void buffers_free(Buffers &b, DeviceFree release)
                o.n_closed,    o.n_open_roots, b.frame.cell_count,
                b.frame.cell_before,
                b.frame.header, b.frame.band_status, b.frame.seam_arrivals,
-               b.frame.done.tickets, b.blobs};
+               b.frame.done.tickets, b.frame.done.empty_tiles, b.blobs};
   for (void *q : p)
     release(q);
   memset(&b, 0, sizeof b);

@@ -287,14 +287,17 @@ static void size_changes(GpucclContext *gpu, GpucclContext *cpu)
   }
 }
 
-/* The host sees a sparse frame done by blob records' flag (frame_done.cu)
- * and reads its results at once: frames of three scenes in turn, each
- * against the CPU backend's result for its scene, so a table read before
- * the frame's writes arrived shows as the previous scene's. A label image
- * follows blob records, so those frames wait for the stream. */
-static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu)
+/* The host sees a sparse frame done by blob records' flag (frame_done.cu),
+ * an empty one by tile labeling's, and reads its results at once: frames
+ * of four scenes in turn, each against the CPU backend's result for its
+ * scene, so a table read before the frame's writes arrived shows as the
+ * previous scene's. A label image follows blob records, so those frames
+ * wait for the stream. */
+static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
+                           GpucclAlgorithm algorithm, int connectivity,
+                           int rounds)
 {
-  enum { SCENES = 3, ROUNDS = 40 };
+  enum { SCENES = 4 };
   const size_t stride = W;
   uint8_t *scenes[SCENES];
   GpucclResult want[SCENES];
@@ -303,14 +306,16 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu)
   GpucclParams p;
   GpucclError e = {0};
   gpuccl_params_init(&p);
+  p.algorithm = algorithm;
+  p.connectivity = connectivity;
   for (int k = 0; k < SCENES; k++) {
     scenes[k] = malloc(stride * H);
     if (!scenes[k])
       abort();
     /* Squares of 8 pixels at 2 % to 6 %: tens of blobs, the host's copy
-     * holds them all. */
-    corpus_random(scenes[k], W, H, stride, 0.02 + 0.02 * k, 8,
-                  (uint32_t)(500 + k));
+     * holds them all; and an empty scene, which tile labeling finishes. */
+    const double density = k + 1 < SCENES ? 0.02 + 0.02 * k : 0.0;
+    corpus_random(scenes[k], W, H, stride, density, 8, (uint32_t)(500 + k));
     GpucclImage img = {scenes[k], W, H, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
     GpucclResult r;
     p.want_labels = true;
@@ -329,13 +334,14 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu)
   for (int pass = 0; pass < 2; pass++) {
     p.want_labels = pass == 1;
     const uint64_t before = gpuccl_cuda_flagged_frames();
-    for (int i = 0; i < ROUNDS * SCENES; i++) {
+    for (int i = 0; i < rounds * SCENES; i++) {
       const int k = i % SCENES;
       GpucclImage img = {scenes[k], W, H, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
       GpucclResult r;
-      char label[64];
-      snprintf(label, sizeof label, "flagged frame %d (scene %d, labels %d)",
-               i, k, pass);
+      char label[80];
+      snprintf(label, sizeof label,
+               "flagged frame %d (algorithm %d, scene %d, labels %d)", i,
+               (int)algorithm, k, pass);
       EXPECT(gpuccl_process(gpu, &img, &p, &r, &e) == GPUCCL_OK, "%s: %s",
              label, e.message);
       EXPECT(gpu_check_same_result(&want[k], &r, &img, p.want_labels, label),
@@ -345,12 +351,12 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu)
     /* The first frames may still fetch more blobs than the copy holds.
      * Kernel by kernel, no frame raises the flag. */
     if (pass == 0 && gpu_check_graphs_on())
-      EXPECT(flagged >= (ROUNDS - 1) * SCENES,
-             "%llu of %d sparse frames seen done by their flag",
-             (unsigned long long)flagged, ROUNDS * SCENES);
+      EXPECT(flagged >= (uint64_t)(rounds - 1) * SCENES,
+             "algorithm %d: %llu of %d sparse frames seen done by their flag",
+             (int)algorithm, (unsigned long long)flagged, rounds * SCENES);
     else
-      EXPECT(flagged == 0, "%llu frames flagged with %s",
-             (unsigned long long)flagged,
+      EXPECT(flagged == 0, "algorithm %d: %llu frames flagged with %s",
+             (int)algorithm, (unsigned long long)flagged,
              pass ? "a label image" : "no graphs");
   }
   for (int k = 0; k < SCENES; k++) {
@@ -377,7 +383,11 @@ int main(void)
          "contextless blocks not all released: %lld live, %lld before",
          (long long)gpuccl_cuda_live_allocations(), (long long)live);
   size_changes(gpu, cpu);
-  flagged_frames(gpu, cpu);
+  /* Every labeler ends in blob records, and its tile stage finishes
+   * frames without foreground. */
+  flagged_frames(gpu, cpu, GPUCCL_ALGORITHM_HA4, 4, 40);
+  for (int a = GPUCCL_ALGORITHM_HA4 + 1; a <= GPUCCL_ALGORITHM_LAST; a++)
+    flagged_frames(gpu, cpu, (GpucclAlgorithm)a, 8, 8);
   for (int a = GPUCCL_ALGORITHM_HA4; a <= GPUCCL_ALGORITHM_LAST; a++)
     moving_frames(gpu, cpu, (GpucclAlgorithm)a, a == GPUCCL_ALGORITHM_HA4);
   moving_frames(gpu, cpu, GPUCCL_ALGORITHM_DEFAULT, false);

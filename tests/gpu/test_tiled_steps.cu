@@ -83,6 +83,7 @@ struct Run {
   static constexpr uint32_t COPY_GUARD = 8;
   uint32_t *header_h = nullptr;
   GpucclBlob *blobs_h = nullptr;
+  uint32_t *done_h = nullptr; // the flag the host polls (Frame::Done)
 };
 
 static const uint8_t UNTOUCHED = 0xa5;
@@ -137,6 +138,39 @@ static void check_tile_labeling(Run &r)
       EXPECT(marked == closed.size(), "tile %d,%d: %zu start bits, %zu closed", tx, ty,
              marked, closed.size());
     }
+}
+
+// Tiles without a pixel above the threshold (127).
+static uint32_t empty_tiles(const Run &r)
+{
+  uint32_t n = 0;
+  for (int ty = 0; ty < r.f.tiles_y; ty++)
+    for (int tx = 0; tx < r.f.tiles_x; tx++) {
+      bool fg = false;
+      for (int y = ty * S::H; y < std::min(r.h, (ty + 1) * S::H); y++)
+        for (int x = tx * S::W; x < std::min(r.w, (tx + 1) * S::W); x++)
+          fg = fg || r.img[(size_t)y * r.w + x] > 127;
+      n += !fg;
+    }
+  return n;
+}
+
+// The frame's done flag and count of empty tiles after a step
+// (Frame::Done): the tile stage counts its empty tiles and, when that is
+// every tile, writes the host's header and raises the flag; blob records
+// raises it for any other frame, and sets the count back to 0.
+static void check_done(const Run &r, const Oracle &whole, bool after_records)
+{
+  const bool raised = after_records || whole.n == 0;
+  const uint32_t counted = down(r.f.done.empty_tiles, 1)[0];
+  const uint32_t want = after_records ? 0 : empty_tiles(r);
+  EXPECT(*r.done_h == (raised ? 1u : 0u) && counted == want,
+         "%dx%d c%d after %s: flag %u, empty tiles %u (want %u)", r.w, r.h, r.conn,
+         after_records ? "blob records" : "tile labeling", *r.done_h, counted, want);
+  if (raised)
+    EXPECT(r.header_h[0] == (uint32_t)whole.n && r.header_h[2] == 127,
+           "%dx%d c%d: flag raised over host header %u %u %u", r.w, r.h, r.conn,
+           r.header_h[0], r.header_h[1], r.header_h[2]);
 }
 
 // The root of slot p, on the host.
@@ -316,6 +350,7 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   const uint32_t copy_n[2] = {1024, 37};
   CK(cudaMallocHost(&r.header_h, 3 * sizeof(uint32_t)));
   CK(cudaMallocHost(&r.blobs_h, (copy_n[0] + Run::COPY_GUARD) * sizeof(GpucclBlob)));
+  CK(cudaMallocHost(&r.done_h, sizeof(uint32_t)));
   const Oracle whole(img.data(), w, h, w, conn);
   for (int filtered = 0; filtered < 2; filtered++) {
     const uint32_t min_area = filtered ? 3 : 0, max_area = filtered ? 60 : 0;
@@ -323,6 +358,8 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
     memset(r.blobs_h, UNTOUCHED, (copy_n[filtered] + Run::COPY_GUARD) * sizeof(GpucclBlob));
     r.f = r.b.frame;
     r.f.copy = tile::Frame::HostCopy{r.header_h, r.blobs_h, copy_n[filtered]};
+    *r.done_h = 0;
+    r.f.done.flag = r.done_h;
     r.f.image.data = r.d_img;
     r.f.image.stride = w;
     r.f.image.width = w;
@@ -334,10 +371,12 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
     CK(tile::launch_tile_labeling(r.f, 0));
     if (!filtered)
       check_tile_labeling(r);
+    check_done(r, whole, false);
     check_seam_merging(r, whole);
     CK(tile::launch_open_merging(r.f, 0));
     check_open_merging(r, whole);
     CK(tile::launch_blob_records(r.f, r.b.blobs, 0));
+    check_done(r, whole, true);
     check_component_ids(r, whole, min_area, max_area);
     CK(tile::launch_label_image(r.f, r.d_labels, 0));
     check_table_and_labels(r, whole, min_area, max_area);
@@ -347,6 +386,7 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   cudaFree(r.d_labels);
   cudaFreeHost(r.header_h);
   cudaFreeHost(r.blobs_h);
+  cudaFreeHost(r.done_h);
 }
 
 // --quick: sides up to 300 (for compute-sanitizer).
