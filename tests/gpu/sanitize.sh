@@ -6,9 +6,9 @@
 #
 #   tests/gpu/sanitize.sh [build-dir] [log-dir]
 #
-# The corpus runs reduced (--reduced: every 9th image up to 200 x 200) and
-# the nearest-blob search on fewer frames (--quick) to keep the
-# instrumented runs short. Exit status: 0 all clean, 77 no GPU or
+# The corpus runs reduced (--reduced: every 9th image up to 200 x 200),
+# the nearest-blob search and the flagged frames of gpu-buffers on fewer
+# frames (--quick) to keep the instrumented runs short. Exit status: 0 all clean, 77 no GPU or
 # no compute-sanitizer, 1 otherwise.
 set -u
 build="${1:-build}"
@@ -27,7 +27,7 @@ fi
 
 status=0
 for tool in memcheck racecheck synccheck initcheck; do
-  for t in "test-gpu-corpus --reduced" "test-gpu-buffers" "test-gpu-nearest --quick" \
+  for t in "test-gpu-corpus --reduced" "test-gpu-buffers --quick" "test-gpu-nearest --quick" \
     "test-forest-tiles --quick" "test-gpu-batch"; do
     name="${t%% *}"
     log="$logs/$tool-$name.log"

@@ -366,8 +366,10 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
   }
 }
 
-int main(void)
+/* --quick: fewer flagged frames (for compute-sanitizer). */
+int main(int argc, char **argv)
 {
+  const bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
   GpucclContext *gpu = gpu_check_context();
   GpucclContext *cpu = gpu_check_cpu_context();
   GpucclError e = {0};
@@ -385,9 +387,9 @@ int main(void)
   size_changes(gpu, cpu);
   /* Every labeler ends in blob records, and its tile stage finishes
    * frames without foreground. */
-  flagged_frames(gpu, cpu, GPUCCL_ALGORITHM_HA4, 4, 40);
+  flagged_frames(gpu, cpu, GPUCCL_ALGORITHM_HA4, 4, quick ? 3 : 40);
   for (int a = GPUCCL_ALGORITHM_HA4 + 1; a <= GPUCCL_ALGORITHM_LAST; a++)
-    flagged_frames(gpu, cpu, (GpucclAlgorithm)a, 8, 8);
+    flagged_frames(gpu, cpu, (GpucclAlgorithm)a, 8, quick ? 2 : 8);
   for (int a = GPUCCL_ALGORITHM_HA4; a <= GPUCCL_ALGORITHM_LAST; a++)
     moving_frames(gpu, cpu, (GpucclAlgorithm)a, a == GPUCCL_ALGORITHM_HA4);
   moving_frames(gpu, cpu, GPUCCL_ALGORITHM_DEFAULT, false);
