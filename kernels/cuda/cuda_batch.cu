@@ -331,6 +331,31 @@ static GpucclStatus plan_group(Batch &b, size_t g, GpucclError *error)
   return GPUCCL_OK;
 }
 
+/* The host may return once every image's flag is up, while the graph
+ * still runs the kernels after them (a frame without foreground is up
+ * after its tile stage): each context whose own stream is not the lead's
+ * has its next work wait for the whole graph, which uses its buffers. */
+static GpucclStatus order_after_graph(CudaCtx *lead, CudaCtx *const *cs,
+                                      size_t n, GpucclError *error)
+{
+  CudaCtx *c = lead;
+  bool recorded = false;
+  for (size_t i = 0; i < n; i++) {
+    if (!cs[i] || cs[i]->stream == lead->stream)
+      continue;
+    if (!recorded) {
+      GpucclStatus st = ensure_batch_event(lead, error);
+      if (st != GPUCCL_OK)
+        return st;
+      CK(cudaEventRecord(lead->ev_batch, lead->stream), "stream order");
+      recorded = true;
+    }
+    c = cs[i];
+    CK(cudaStreamWaitEvent(c->stream, lead->ev_batch, 0), "stream order");
+  }
+  return GPUCCL_OK;
+}
+
 /* Group g planned, its graph made and launched between its first
  * context's timing events; the host waits later (finish_group). */
 static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
@@ -357,7 +382,7 @@ static GpucclStatus launch_group(Batch &b, size_t g, GpucclError *error)
          "batch launch");
   if (timing && graphed > 1) /* else the lone image's branch records it */
     LAUNCH(cudaEventRecord(lead->ev_stop, lead->stream), "event record");
-  return GPUCCL_OK;
+  return order_after_graph(lead, cs, b.n, error);
 }
 
 /* Group g's one sync, then its graphed images' results (none after a

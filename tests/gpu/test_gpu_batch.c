@@ -271,6 +271,54 @@ static void steady_state(GpucclContext **gpus, GpucclContext *cpu)
       item_free(&items[k][i]);
 }
 
+/* A camera's frame alone right after a batch it was part of, not its
+ * lead: the batch's graph ran on the lead's stream and the host returned
+ * once every image's flag was up (an empty frame's after its tile stage),
+ * so the camera's own stream must wait for the rest of that graph, which
+ * still uses the camera's buffers. Its lone frame against the CPU's. */
+static void alone_after_batch(GpucclContext **gpus, GpucclContext *cpu)
+{
+  Item lead, empty, alone;
+  item_init(&lead, 64, 48, GPUCCL_PIXEL_U8);
+  item_init(&empty, 3840, 2160, GPUCCL_PIXEL_U8);
+  item_init(&alone, 3840, 2160, GPUCCL_PIXEL_U8);
+  item_fill(&lead, 0.1, 4, 91);
+  item_fill(&empty, 0.0, 1, 92);
+  item_fill(&alone, 0.02, 8, 93);
+  GpucclResult want;
+  GpucclError e = {0};
+  EXPECT(gpuccl_process(cpu, &alone.image, &alone.params, &want, &e) ==
+             GPUCCL_OK,
+         "alone after batch: cpu: %s", e.message);
+  GpucclResult kept = want;
+  kept.blobs = malloc(want.n_blobs * sizeof *want.blobs + 1);
+  if (!kept.blobs)
+    abort();
+  memcpy((void *)kept.blobs, want.blobs, want.n_blobs * sizeof *want.blobs);
+  kept.labels = NULL;
+  for (int round = 0; round < 60; round++) {
+    const GpucclImage images[2] = {lead.image, empty.image};
+    const GpucclParams *params[2] = {&lead.params, &empty.params};
+    GpucclResult results[2], r;
+    EXPECT(gpuccl_process_batch(gpus, images, params, 2, results, &e) ==
+               GPUCCL_OK,
+           "alone after batch %d: batch: %s", round, e.message);
+    EXPECT(results[1].n_blobs == 0, "alone after batch %d: %zu blobs in "
+           "an empty frame", round, (size_t)results[1].n_blobs);
+    EXPECT(gpuccl_process(gpus[1], &alone.image, &alone.params, &r, &e) ==
+               GPUCCL_OK,
+           "alone after batch %d: %s", round, e.message);
+    char name[48];
+    snprintf(name, sizeof name, "alone after batch %d", round);
+    EXPECT(gpu_check_same_result(&kept, &r, &alone.image, false, name),
+           "%s: differs from the CPU's", name);
+  }
+  free((void *)kept.blobs);
+  item_free(&lead);
+  item_free(&empty);
+  item_free(&alone);
+}
+
 /* Two cameras by motion: each context keeps its own model, batch after
  * batch, as a CPU context with a model of its own does one frame at a
  * time. */
@@ -419,6 +467,7 @@ int main(void)
   GpucclContext *cpu1 = gpu_check_cpu_context();
   mixed_batches(gpus, cpu);
   steady_state(gpus, cpu);
+  alone_after_batch(gpus, cpu);
   background_models(gpus, cpu, cpu1);
   errors(gpus, cpu);
   two_gpus(gpus, cpu);
