@@ -334,6 +334,7 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
   for (int pass = 0; pass < 2; pass++) {
     p.want_labels = pass == 1;
     const uint64_t before = gpuccl_cuda_flagged_frames();
+    int empty_unflagged = 0;
     for (int i = 0; i < rounds * SCENES; i++) {
       const int k = i % SCENES;
       GpucclImage img = {scenes[k], W, H, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
@@ -342,19 +343,27 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
       snprintf(label, sizeof label,
                "flagged frame %d (algorithm %d, scene %d, labels %d)", i,
                (int)algorithm, k, pass);
+      const uint64_t flagged_before = gpuccl_cuda_flagged_frames();
       EXPECT(gpuccl_process(gpu, &img, &p, &r, &e) == GPUCCL_OK, "%s: %s",
              label, e.message);
       EXPECT(gpu_check_same_result(&want[k], &r, &img, p.want_labels, label),
              "%s", label);
+      /* Past the first round, each empty frame by its flag. */
+      if (k == SCENES - 1 && i >= SCENES &&
+          gpuccl_cuda_flagged_frames() == flagged_before)
+        empty_unflagged++;
     }
     const uint64_t flagged = gpuccl_cuda_flagged_frames() - before;
     /* The first frames may still fetch more blobs than the copy holds.
      * Kernel by kernel, no frame raises the flag. */
-    if (pass == 0 && gpu_check_graphs_on())
+    if (pass == 0 && gpu_check_graphs_on()) {
       EXPECT(flagged >= (uint64_t)(rounds - 1) * SCENES,
              "algorithm %d: %llu of %d sparse frames seen done by their flag",
              (int)algorithm, (unsigned long long)flagged, rounds * SCENES);
-    else
+      EXPECT(empty_unflagged == 0,
+             "algorithm %d: %d empty frames not seen done by their flag",
+             (int)algorithm, empty_unflagged);
+    } else
       EXPECT(flagged == 0, "algorithm %d: %llu frames flagged with %s",
              (int)algorithm, (unsigned long long)flagged,
              pass ? "a label image" : "no graphs");

@@ -156,21 +156,23 @@ static uint32_t empty_tiles(const Run &r)
 }
 
 // The frame's done flag and count of empty tiles after a step
-// (Frame::Done): the tile stage counts its empty tiles and, when that is
-// every tile, writes the host's header and raises the flag; blob records
-// raises it for any other frame, and sets the count back to 0.
-static void check_done(const Run &r, const Oracle &whole, bool after_records)
+// (Frame::Done), the flag lowered before each: the tile stage counts its
+// empty tiles and, when that is every tile, writes the host's header and
+// raises the flag; blob records raises it for any other frame, never
+// again for that one, and sets the count back to 0.
+static void check_done(Run &r, const Oracle &whole, bool after_records)
 {
-  const bool raised = after_records || whole.n == 0;
+  const bool raised = after_records == (whole.n != 0);
   const uint32_t counted = down(r.f.done.empty_tiles, 1)[0];
   const uint32_t want = after_records ? 0 : empty_tiles(r);
   EXPECT(*r.done_h == (raised ? 1u : 0u) && counted == want,
          "%dx%d c%d after %s: flag %u, empty tiles %u (want %u)", r.w, r.h, r.conn,
          after_records ? "blob records" : "tile labeling", *r.done_h, counted, want);
-  if (raised)
+  if (raised || (after_records && whole.n == 0))
     EXPECT(r.header_h[0] == (uint32_t)whole.n && r.header_h[2] == 127,
            "%dx%d c%d: flag raised over host header %u %u %u", r.w, r.h, r.conn,
            r.header_h[0], r.header_h[1], r.header_h[2]);
+  *r.done_h = 0;
 }
 
 // The root of slot p, on the host.
