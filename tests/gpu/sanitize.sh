@@ -8,8 +8,8 @@
 #
 # The corpus runs reduced (--reduced: every 9th image up to 200 x 200),
 # the nearest-blob search and the flagged frames of gpu-buffers on fewer
-# frames (--quick) to keep the instrumented runs short. Exit status: 0 all clean, 77 no GPU or
-# no compute-sanitizer, 1 otherwise.
+# frames (--quick) to keep the instrumented runs short. Exit status: 0 all
+# clean, 77 no GPU or no compute-sanitizer, 1 otherwise.
 set -u
 build="${1:-build}"
 logs="${2:-${TMPDIR:-/tmp}/gpuccl-sanitize}"
