@@ -315,8 +315,9 @@ struct BlobRecords {
     }
     if (s.n_mine) { /* else the bitmaps are as tile labeling wrote them */
       const int y = t / S::WORDS, k = t % S::WORDS;
-      f.out.start[bitmap_word()] = s.bits[0][y][k];
-      f.out.pass[bitmap_word()] = s.bits[1][y][k];
+      const size_t word = bitmap_word();
+      f.out.start[word] = s.bits[0][y][k];
+      f.out.pass[word] = s.bits[1][y][k];
     }
   }
 
@@ -325,23 +326,21 @@ struct BlobRecords {
   {
     if (t != 0)
       return;
-    const uint32_t header[3] = {(uint32_t)total, (uint32_t)(total >> 32),
-                                (uint32_t)threshold_of(f.image)};
-    for (int k = 0; k < 3; k++)
-      f.header[k] = header[k];
     /* No component: the tile stage finished the frame (Frame::Done), the
      * host has its header and may have armed the flag for its next one. */
-    if (f.done.flag) {
+    const bool finished = f.done.flag && (uint32_t)total == 0;
+    if (f.done.flag)
       *f.done.empty_tiles = 0;
-      if ((uint32_t)total == 0)
-        return;
-    }
+    write_frame_header(f,
+                       {(uint32_t)total, (uint32_t)(total >> 32),
+                        (uint32_t)threshold_of(f.image)},
+                       !finished);
+    if (finished)
+      return;
     /* The records the host's copy holds are in once the tickets reach
      * DONE_TICKETS: the header's share waits for them. */
     const uint32_t copied = min((uint32_t)(total >> 32), f.copy.n);
     header_tickets = DONE_TICKETS - copied;
-    for (int k = 0; k < 3 && f.copy.header; k++)
-      f.copy.header[k] = header[k];
   }
 
   /* The header by a last tile that skips: every tile's counts added up. */
@@ -375,8 +374,7 @@ struct BlobRecords {
     if (t == 0 && tickets &&
         atomicAdd(f.done.tickets, tickets) + tickets == DONE_TICKETS) {
       *f.done.tickets = 0; /* every ticket is in */
-      __threadfence_system();
-      *(volatile uint32_t *)f.done.flag = 1;
+      raise_done_flag(f);
     }
   }
 

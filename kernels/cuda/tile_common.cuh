@@ -324,6 +324,26 @@ __device__ __forceinline__ void merge_roots(uint32_t *P, uint32_t a,
   merge_roots_from<Mem>(P, a, Mem::load(P + a), b, Mem::load(P + b));
 }
 
+/* The frame's header {components, blobs, threshold}, and the host's copy
+ * of it when `to_host` and the frame has one. */
+__device__ __forceinline__ void write_frame_header(const Frame &f,
+                                                   const uint32_t (&h)[3],
+                                                   bool to_host)
+{
+  for (int k = 0; k < 3; k++)
+    f.header[k] = h[k];
+  for (int k = 0; k < 3 && to_host && f.copy.header; k++)
+    f.copy.header[k] = h[k];
+}
+
+/* Tells the host the frame is done (Frame::Done), once the writes to its
+ * memory that this thread made or saw are out. */
+__device__ __forceinline__ void raise_done_flag(const Frame &f)
+{
+  __threadfence_system();
+  *(volatile uint32_t *)f.done.flag = 1u;
+}
+
 /* Bits 0..b of a word (b in 0..31). */
 __device__ __forceinline__ uint32_t bits_through(int b)
 {

@@ -365,11 +365,8 @@ __device__ __forceinline__ void count_empty_tile(const Frame &f)
       atomicAdd(f.done.empty_tiles, 1u) + 1u !=
           (uint32_t)(f.tiles_x * f.tiles_y))
     return;
-  const uint32_t header[3] = {0u, 0u, (uint32_t)threshold_of(f.image)};
-  for (int k = 0; k < 3 && f.copy.header; k++)
-    f.copy.header[k] = header[k];
-  __threadfence_system();
-  *(volatile uint32_t *)f.done.flag = 1u;
+  write_frame_header(f, {0u, 0u, (uint32_t)threshold_of(f.image)}, true);
+  raise_done_flag(f);
 }
 
 /* LABELS: the label image pass, after the component ids: the tile is
