@@ -62,6 +62,12 @@ uint64_t gpuccl_cuda_graph_captures(void);
  * than blob records copies to the host, wait for the stream. */
 uint64_t gpuccl_cuda_flagged_frames(void);
 
+/* How many of those frames had their flag raised by the device, however
+ * the host's wait ended: by the flag, or by the stream (a frame longer
+ * than the wait's spin, as on a slow GPU or under compute-sanitizer).
+ * Unlike the count above, it does not depend on timing. */
+uint64_t gpuccl_cuda_raised_frames(void);
+
 #ifdef __cplusplus
 }
 #endif

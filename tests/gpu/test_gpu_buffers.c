@@ -287,12 +287,15 @@ static void size_changes(GpucclContext *gpu, GpucclContext *cpu)
   }
 }
 
-/* The host sees a sparse frame done by blob records' flag (frame_done.cu),
- * an empty one by tile labeling's, and reads its results at once: frames
- * of four scenes in turn, each against the CPU backend's result for its
- * scene, so a table read before the frame's writes arrived shows as the
- * previous scene's. A label image follows blob records, so those frames
- * wait for the stream. */
+/* The device raises the host's flag of a sparse frame in blob records
+ * (frame_done.cu), of an empty one in tile labeling, and the host reads
+ * the results once it sees the flag: frames of four scenes in turn, each
+ * against the CPU backend's result for its scene, so a table read before
+ * the frame's writes arrived shows as the previous scene's. A label image
+ * follows blob records, so those frames wait for the stream. Whether the
+ * host returned on the flag or, past its spin (a slow GPU, a sanitizer),
+ * on the stream is timing and only reported; that each flag was raised is
+ * asserted. */
 static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
                            GpucclAlgorithm algorithm, int connectivity,
                            int rounds)
@@ -333,7 +336,8 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
   }
   for (int pass = 0; pass < 2; pass++) {
     p.want_labels = pass == 1;
-    const uint64_t before = gpuccl_cuda_flagged_frames();
+    const uint64_t before = gpuccl_cuda_raised_frames();
+    const uint64_t seen_before = gpuccl_cuda_flagged_frames();
     int empty_unflagged = 0;
     for (int i = 0; i < rounds * SCENES; i++) {
       const int k = i % SCENES;
@@ -343,25 +347,30 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
       snprintf(label, sizeof label,
                "flagged frame %d (algorithm %d, scene %d, labels %d)", i,
                (int)algorithm, k, pass);
-      const uint64_t flagged_before = gpuccl_cuda_flagged_frames();
+      const uint64_t flagged_before = gpuccl_cuda_raised_frames();
       EXPECT(gpuccl_process(gpu, &img, &p, &r, &e) == GPUCCL_OK, "%s: %s",
              label, e.message);
       EXPECT(gpu_check_same_result(&want[k], &r, &img, p.want_labels, label),
              "%s", label);
       /* Past the first round, each empty frame by its flag. */
       if (k == SCENES - 1 && i >= SCENES &&
-          gpuccl_cuda_flagged_frames() == flagged_before)
+          gpuccl_cuda_raised_frames() == flagged_before)
         empty_unflagged++;
     }
-    const uint64_t flagged = gpuccl_cuda_flagged_frames() - before;
+    const uint64_t flagged = gpuccl_cuda_raised_frames() - before;
+    printf("algorithm %d, labels %d: %llu of %d frames raised their flag, "
+           "%llu seen done by it\n",
+           (int)algorithm, pass, (unsigned long long)flagged,
+           rounds * SCENES,
+           (unsigned long long)(gpuccl_cuda_flagged_frames() - seen_before));
     /* The first frames may still fetch more blobs than the copy holds.
      * Kernel by kernel, no frame raises the flag. */
     if (pass == 0 && gpu_check_graphs_on()) {
       EXPECT(flagged >= (uint64_t)(rounds - 1) * SCENES,
-             "algorithm %d: %llu of %d sparse frames seen done by their flag",
+             "algorithm %d: %llu of %d sparse frames raised their flag",
              (int)algorithm, (unsigned long long)flagged, rounds * SCENES);
       EXPECT(empty_unflagged == 0,
-             "algorithm %d: %d empty frames not seen done by their flag",
+             "algorithm %d: %d empty frames did not raise their flag",
              (int)algorithm, empty_unflagged);
     } else
       EXPECT(flagged == 0, "algorithm %d: %llu frames flagged with %s",
