@@ -139,13 +139,13 @@ GpucclStatus gpuccl_background_prepare(GpucclContext *ctx,
     bg->format = image->format;
     bg->channel = channel;
   }
-  const bool previous =
-      !wide && bg->params.mode == GPUCCL_BACKGROUND_DIFFERENCE;
-  /* 16-bit samples: rows of whole 32-pixel words, the CUDA backend's
+  const bool previous = bg->params.mode == GPUCCL_BACKGROUND_DIFFERENCE;
+  /* Four-byte values: rows of whole 32-pixel words, the CUDA backend's
    * layout (cuda/motion_layout.cuh); the CPU backend's row-major model
    * uses the first width * height values. */
-  const size_t row = wide ? ((size_t)image->width + 31) & ~(size_t)31
-                          : (size_t)image->width;
+  const size_t row = wide && !previous
+                         ? ((size_t)image->width + 31) & ~(size_t)31
+                         : (size_t)image->width;
   const size_t bytes =
       row * image->height * gpuccl_motion_value_bytes(wide, previous);
   if (bytes > bg->model_bytes) {

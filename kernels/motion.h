@@ -7,9 +7,9 @@
  * The model holds B in fixed point, `shift` fraction bits: 8 for 8-bit
  * samples (uint16_t: 255.996 fits 16 bits), 16 for U16 samples (uint32_t).
  * In difference mode the rate is 1, so B is the previous frame's sample
- * shifted: 8-bit samples then keep it in one byte (`previous`), half the
- * traffic, the same D. Integers only, so no compiler or device can round
- * differently. */
+ * shifted: the model then keeps the sample itself (`previous`: a byte, or
+ * a uint16_t for U16 samples), half the traffic, the same D. Integers
+ * only, so no compiler or device can round differently. */
 #ifndef GPUCCL_MOTION_H
 #define GPUCCL_MOTION_H
 
@@ -32,8 +32,9 @@
  * (background.c) before a backend runs. */
 typedef struct {
   /* width * height values, row after row (stride = width): uint16_t for
-   * 8-bit samples (uint8_t with `previous`), uint32_t for U16; memory of
-   * the context's backend. NULL: no model, the samples are thresholded. */
+   * 8-bit samples, uint32_t for U16, or with `previous` the samples' own
+   * type (uint8_t, uint16_t); memory of the context's backend. NULL: no
+   * model, the samples are thresholded. */
   void *model;
   uint32_t rate;  /* Q16, 0..GPUCCL_MOTION_RATE_ONE */
   bool selective; /* learn only where D <= threshold */
@@ -41,9 +42,9 @@ typedef struct {
   /* The first frame after a reset: the model holds nothing (another size
    * or format's values, or none), so D is 0 and the frame is copied. */
   bool fresh;
-  /* Difference mode of 8-bit samples: the model is the previous frame's
-   * samples, one byte each (rate 1 and not selective, so every frame
-   * leaves B = s << 8 exactly: the byte is B >> 8). */
+  /* Difference mode: the model is the previous frame's samples, in their
+   * own type (rate 1 and not selective, so every frame leaves B = s <<
+   * shift exactly: the value stored is B >> shift). */
   bool previous;
 } GpucclMotion;
 
@@ -53,32 +54,34 @@ GPUCCL_HOST_DEVICE static inline unsigned gpuccl_motion_shift(bool wide)
   return wide ? 16u : 8u;
 }
 
-/* Bytes of one model value. */
+/* Bytes of one model value: a sample's with `previous`, else twice. */
 GPUCCL_HOST_DEVICE static inline unsigned
 gpuccl_motion_value_bytes(bool wide, bool previous)
 {
-  return wide ? 4u : previous ? 1u : 2u;
+  return (wide ? 2u : 1u) * (previous ? 1u : 2u);
 }
 
 /* Value i of m's model as B, and B stored back as value i. */
 GPUCCL_HOST_DEVICE static inline uint32_t
 gpuccl_motion_model_at(const GpucclMotion *m, size_t i, bool wide)
 {
-  if (wide)
-    return ((const uint32_t *)m->model)[i];
   if (m->previous)
-    return (uint32_t)((const uint8_t *)m->model)[i] << 8;
-  return ((const uint16_t *)m->model)[i];
+    return wide ? (uint32_t)((const uint16_t *)m->model)[i] << 16
+                : (uint32_t)((const uint8_t *)m->model)[i] << 8;
+  return wide ? ((const uint32_t *)m->model)[i]
+              : ((const uint16_t *)m->model)[i];
 }
 
 GPUCCL_HOST_DEVICE static inline void
 gpuccl_motion_model_set(const GpucclMotion *m, size_t i, bool wide,
                         uint32_t b)
 {
-  if (wide)
-    ((uint32_t *)m->model)[i] = b;
+  if (m->previous && wide)
+    ((uint16_t *)m->model)[i] = (uint16_t)(b >> 16);
   else if (m->previous)
     ((uint8_t *)m->model)[i] = (uint8_t)(b >> 8);
+  else if (wide)
+    ((uint32_t *)m->model)[i] = b;
   else
     ((uint16_t *)m->model)[i] = (uint16_t)b;
 }

@@ -4,8 +4,8 @@
  * row, with SSE2: 8-bit samples 16 pixels at a time (PACKED4 rows first
  * made 8-bit samples, 64 at a time: rows_cpu.c) against a uint16_t model
  * or a previous-frame one of bytes, U16 samples 4 at a time against a
- * uint32_t one; rows' tails one pixel at a time, the sample read as
- * sample_at reads it. */
+ * uint32_t one or 8 at a time against the previous frame's; rows' tails
+ * one pixel at a time, the sample read as sample_at reads it. */
 #include "cpu.h"
 
 #if defined(__SSE2__)
@@ -157,11 +157,43 @@ static unsigned motion4_u16(const uint8_t *samples, uint32_t *model,
   return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(over));
 }
 
+/* 8 U16 pixels against a previous-frame model (motion.h, `previous`): D =
+ * |s - p| lane by lane, D > thr where D - thr does not saturate to 0, the
+ * samples stored as the model. */
+static unsigned motion8_u16_previous(const uint8_t *samples, uint16_t *model,
+                                     const GpucclMotion *m, __m128i thr)
+{
+  const __m128i s = _mm_loadu_si128((const __m128i *)samples);
+  unsigned over = 0;
+  if (!m->fresh) {
+    const __m128i p = _mm_loadu_si128((const __m128i *)model);
+    const __m128i d = _mm_or_si128(_mm_subs_epu16(s, p), _mm_subs_epu16(p, s));
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i at_most = _mm_cmpeq_epi16(_mm_subs_epu16(d, thr), zero);
+    over = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(at_most, zero)) &
+           0xffu;
+  }
+  _mm_storeu_si128((__m128i *)model, s);
+  return over;
+}
+
 /* The foreground bits of 64 U16 samples at x of row y, before invert and
  * warm-up. */
 static uint64_t motion64_u16(const uint8_t *row, int y, int x, int width,
                              const GpucclMotion *m, unsigned threshold)
 {
+  if (m->previous) {
+    uint16_t *model = (uint16_t *)m->model + (size_t)y * width + x;
+    const __m128i thr =
+        _mm_set1_epi16((short)(uint16_t)(threshold < 65535u ? threshold
+                                                            : 65535u));
+    uint64_t word = 0;
+    for (int k = 0; k < 8; k++)
+      word |= (uint64_t)motion8_u16_previous(row + 2 * ((size_t)x + 8 * k),
+                                             model + 8 * k, m, thr)
+              << (8 * k);
+    return word;
+  }
   uint32_t *model = (uint32_t *)m->model + (size_t)y * width + x;
   const __m128i thr = _mm_set1_epi32((int)threshold);
   const __m128i rate = _mm_set1_epi32((int)m->rate);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Where the CUDA backend keeps a pixel's background model value
- * (motion.h). One- and two-byte values (8-bit samples) are row-major, as
- * on the CPU. Four-byte values (16-bit samples) are chunked: rows padded
+ * (motion.h). One- and two-byte values (8-bit samples, and the previous
+ * frame's 16-bit ones) are row-major, as on the CPU. Four-byte values
+ * (16-bit samples, averaged) are chunked: rows padded
  * to whole 32-pixel words (background.c sizes the model so), and in each
  * row chunk c (16 bytes, 4 values) of every word before chunk c + 1 of
  * any. Tile labeling's threads, one per word and consecutive words in a
@@ -44,13 +45,16 @@ __device__ __forceinline__ uint32_t cuda_model_at(const GpucclMotion &m,
                                                   int width, int x, int y,
                                                   bool wide)
 {
+  if (m.previous)
+    return wide ? (uint32_t) static_cast<const uint16_t *>(
+                      m.model)[model_offset<uint16_t>(width, x, y)]
+                      << 16
+                : (uint32_t) static_cast<const uint8_t *>(
+                      m.model)[model_offset<uint8_t>(width, x, y)]
+                      << 8;
   if (wide)
     return static_cast<const uint32_t *>(m.model)[model_offset<uint32_t>(
         width, x, y)];
-  if (m.previous)
-    return (uint32_t) static_cast<const uint8_t *>(
-               m.model)[model_offset<uint8_t>(width, x, y)]
-           << 8;
   return static_cast<const uint16_t *>(
       m.model)[model_offset<uint16_t>(width, x, y)];
 }

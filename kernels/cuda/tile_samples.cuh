@@ -75,6 +75,42 @@ __device__ __forceinline__ uint32_t previous_word_u8(const Image &im,
   return m;
 }
 
+/* The same for U16 samples against their previous frame's (two bytes
+ * each): D = |s - previous| two samples at a time, D > thr lane by lane. */
+__device__ __forceinline__ uint32_t previous_word_u16(const Image &im,
+                                                      unsigned thr,
+                                                      const uint4 *samples,
+                                                      uint4 *model)
+{
+  uint4 s[4], v[4];
+#pragma unroll
+  for (int c = 0; c < 4; c++) {
+    s[c] = __ldg(samples + c);
+    v[c] = model[c];
+  }
+  if (im.motion_learns) {
+#pragma unroll
+    for (int c = 0; c < 4; c++)
+      model[c] = s[c];
+  }
+  if (!im.motion.emit)
+    return 0;
+  const uint32_t thr2 = 0x00010001u * min(thr, 65535u);
+  uint32_t m = 0;
+#pragma unroll
+  for (int c = 0; c < 4; c++) {
+    const uint32_t a[4] = {s[c].x, s[c].y, s[c].z, s[c].w};
+    const uint32_t b[4] = {v[c].x, v[c].y, v[c].z, v[c].w};
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      const uint32_t d = im.motion.fresh ? 0u : __vabsdiffu2(a[j], b[j]);
+      const uint32_t over = __vcmpgtu2(d, thr2); /* 0xffff a lane */
+      m |= ((over & 1u) | ((over >> 15) & 2u)) << (8 * c + 2 * j);
+    }
+  }
+  return im.invert ? ~m : m;
+}
+
 /* The foreground bits of pixels x .. x + 31 of row y (inside the image; x
  * a multiple of 32) by motion (motion.h): each sample against its model
  * value, read and (when this kernel learns) written back in the same pass,
@@ -88,8 +124,10 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
                                                    int y)
 {
   constexpr unsigned SHIFT = FMT == GPUCCL_PIXEL_U16 ? 16u : 8u;
-  /* A byte model (motion.h, `previous`) stores B >> 8. */
-  constexpr unsigned STORED = sizeof(T) == 1 ? 8u : 0u;
+  /* A model of the samples' own type (motion.h, `previous`) stores
+   * B >> SHIFT. */
+  constexpr unsigned STORED =
+      sizeof(T) == (FMT == GPUCCL_PIXEL_U16 ? 2u : 1u) ? SHIFT : 0u;
   constexpr int PER = 16 / sizeof(T); /* model values per 16 bytes */
   T *const model = static_cast<T *>(im.motion.model);
   /* Row-major offsets written out here and below, not through
@@ -111,6 +149,11 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
         return previous_word_u8(im, thr,
                                 reinterpret_cast<const uint4 *>(row + x),
                                 reinterpret_cast<uint4 *>(word));
+    if constexpr (FMT == GPUCCL_PIXEL_U16 && sizeof(T) == 2)
+      if (((reinterpret_cast<uintptr_t>(row) + 2 * (uintptr_t)x) & 15) == 0)
+        return previous_word_u16(im, thr,
+                                 reinterpret_cast<const uint4 *>(row + 2 * x),
+                                 reinterpret_cast<uint4 *>(word));
     uint32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     if (u8_vector) {
       const uint4 *p = reinterpret_cast<const uint4 *>(row + x);
@@ -168,15 +211,18 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
   return m;
 }
 
-/* motion_word_of with the model's type: uint32_t for U16, uint8_t for a
- * previous-frame model, uint16_t otherwise. */
+/* motion_word_of with the model's type: a previous-frame model in the
+ * samples' type (uint16_t for U16, uint8_t otherwise), else uint32_t for
+ * U16 and uint16_t for 8-bit samples. */
 template <GpucclPixelFormat FMT>
 __device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
                                                 const uint8_t *row, int x,
                                                 int y)
 {
   if (FMT == GPUCCL_PIXEL_U16)
-    return motion_word_of<FMT, uint32_t>(im, thr, row, x, y);
+    return im.motion.previous
+               ? motion_word_of<FMT, uint16_t>(im, thr, row, x, y)
+               : motion_word_of<FMT, uint32_t>(im, thr, row, x, y);
   if (im.motion.previous)
     return motion_word_of<FMT, uint8_t>(im, thr, row, x, y);
   return motion_word_of<FMT, uint16_t>(im, thr, row, x, y);

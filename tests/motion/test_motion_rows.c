@@ -14,10 +14,16 @@
  *             lanes per multiply): edges of the samples, the model and
  *             the rounding, at six rates, selective, fresh, invert,
  *             thresholds 0, 7680, 65535; oracle: motion.h's pixel;
+ *   u16-previous  U16 rows against a previous-frame model of uint16_t
+ *             (difference mode): edges and hashes of samples and previous
+ *             samples, fresh, invert, warm-up, thresholds 0, 30, 7680,
+ *             65534, 65535 and one above any difference; oracle: D = |s -
+ *             p| written out here, and the sample stored;
  *   switch    a model switched between average (rate 1) and difference
- *             every few frames, U8 and PACKED4: each frame's blob table
- *             equals the labeling of |frame - previous frame| > threshold
- *             (nothing on the first frame after a switch: it resets).
+ *             every few frames, U8, PACKED4 and U16 (whose model changes
+ *             size with the mode): each frame's blob table equals the
+ *             labeling of |frame - previous frame| > threshold (nothing
+ *             on the first frame after a switch: it resets).
  * Rows are 64 * k + a tail wide, so both paths run. */
 #include "gpuccl.h"
 #include "cpu/cpu.h" /* gpuccl_cpu_motion_bits (static archive) */
@@ -228,13 +234,70 @@ static void case_u16(void)
   printf("u16: %d runs of %d pixels\n", runs, ROW * ROWS);
 }
 
+static void case_u16_previous(void)
+{
+  enum { ROW = 2048 + 45, ROWS = 24 };
+  static uint16_t samples[ROW * ROWS], model[ROW * ROWS], start[ROW * ROWS];
+  for (size_t i = 0; i < (size_t)ROW * ROWS; i++) {
+    samples[i] = (uint16_t)u16_pick(motion_scene_hash((uint32_t)i, 5, 6),
+                                    false, 0);
+    start[i] = (uint16_t)u16_pick(motion_scene_hash((uint32_t)i, 7, 8),
+                                  false, 0);
+  }
+  static const struct {
+    bool fresh, invert, emit;
+    int threshold;
+  } variants[] = {{false, false, true, 30},    {false, true, true, 30},
+                  {true, false, true, 30},     {false, false, true, 0},
+                  {false, false, true, 7680},  {false, false, true, 65534},
+                  {false, false, true, 65535}, {false, true, true, 70000},
+                  {false, false, false, 30}};
+  long bad_bits = 0, bad_model = 0;
+  for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+    const GpucclMotion m = {.model = model, .rate = GPUCCL_MOTION_RATE_ONE,
+                            .emit = variants[v].emit,
+                            .fresh = variants[v].fresh, .previous = true};
+    const Binarizer b = {.format = GPUCCL_PIXEL_U16,
+                         .threshold = variants[v].threshold,
+                         .invert = variants[v].invert, .channel_offset = -1,
+                         .motion = &m};
+    memcpy(model, start, sizeof model);
+    for (int y = 0; y < ROWS; y++) {
+      uint64_t bits[ROW / 64 + 1];
+      gpuccl_cpu_motion_bits((const uint8_t *)(samples + (size_t)y * ROW), y,
+                             ROW, &b, bits);
+      for (int x = 0; x < ROW; x++) {
+        const size_t j = (size_t)y * ROW + x;
+        const long s = samples[j], q = start[j];
+        const long d = m.fresh ? 0 : s > q ? s - q : q - s;
+        const unsigned fg = m.emit && ((d > b.threshold) != b.invert);
+        bad_bits += bit_of(bits, x) != fg;
+        bad_model += model[j] != s;
+      }
+    }
+  }
+  EXPECT(bad_bits == 0 && bad_model == 0,
+         "u16-previous: %ld bits and %ld model values wrong", bad_bits,
+         bad_model);
+  printf("u16-previous: %zu variants of %d pixels\n",
+         sizeof variants / sizeof *variants, ROW * ROWS);
+}
+
 enum { SW_W = 200, SW_H = 120, SW_FRAMES = 24, SW_EVERY = 6, SW_THR = 12 };
 
-/* Frame t of the scene as `format` (PACKED4: the scene in green). */
+/* Frame t of the scene as `format` (PACKED4: the scene in green; U16:
+ * v << 8, so that differences scale by 256). */
 static GpucclImage switch_frame(uint8_t *buf, uint8_t *gray,
                                 GpucclPixelFormat format, int t)
 {
   motion_scene_frame(gray, SW_W, SW_W, SW_H, t);
+  if (format == GPUCCL_PIXEL_U16) {
+    uint16_t *wide = (uint16_t *)buf;
+    for (size_t i = 0; i < (size_t)SW_W * SW_H; i++)
+      wide[i] = (uint16_t)(gray[i] << 8);
+    return (GpucclImage){.data = buf, .width = SW_W, .height = SW_H,
+                         .stride = SW_W * 2u, .format = format};
+  }
   const bool packed = format == GPUCCL_PIXEL_PACKED4;
   for (size_t i = 0; packed && i < (size_t)SW_W * SW_H; i++) {
     const uint8_t junk = (uint8_t)motion_scene_hash((uint32_t)i, (uint32_t)t, 2);
@@ -259,7 +322,8 @@ static void switch_run(GpucclContext *ctx, GpucclPixelFormat format)
   GpucclParams p, tp;
   gpuccl_params_init(&p);
   gpuccl_params_init(&tp);
-  p.background = bg, p.threshold = SW_THR, p.channel = GPUCCL_CHANNEL_GREEN;
+  p.background = bg, p.channel = GPUCCL_CHANNEL_GREEN;
+  p.threshold = format == GPUCCL_PIXEL_U16 ? SW_THR << 8 : SW_THR;
   int exact = 0;
   for (int t = 0; t < SW_FRAMES; t++) {
     if (t % SW_EVERY == 0) {
@@ -298,6 +362,7 @@ static void case_switch(void)
   GpucclContext *ctx = gpuccl_context_new(GPUCCL_BACKEND_CPU, 0, &err);
   switch_run(ctx, GPUCCL_PIXEL_U8);
   switch_run(ctx, GPUCCL_PIXEL_PACKED4);
+  switch_run(ctx, GPUCCL_PIXEL_U16);
   gpuccl_context_free(ctx);
 }
 
@@ -306,6 +371,7 @@ int main(int argc, char **argv)
   static const MotionCase cases[] = {{"previous", case_previous},
                                      {"packed4", case_packed4},
                                      {"u16", case_u16},
+                                     {"u16-previous", case_u16_previous},
                                      {"switch", case_switch}};
   return run_motion_cases(cases, sizeof cases / sizeof *cases, argc, argv);
 }
