@@ -75,6 +75,18 @@ __device__ __forceinline__ uint32_t previous_word_u8(const Image &im,
   return m;
 }
 
+/* Bits 0 and 1: the two 16-bit lanes of a __vcmpgtu2 result. */
+__device__ __forceinline__ uint32_t bits_of_halves(uint32_t over)
+{
+  return (over & 1u) | ((over >> 15) & 2u);
+}
+
+/* A threshold for __vcmpgtu2: thr in both halves (none is above 65535). */
+__device__ __forceinline__ uint32_t halves_of(unsigned thr)
+{
+  return 0x00010001u * min(thr, 65535u);
+}
+
 /* The same for U16 samples against their previous frame's (two bytes
  * each): D = |s - previous| two samples at a time, D > thr lane by lane. */
 __device__ __forceinline__ uint32_t previous_word_u16(const Image &im,
@@ -95,7 +107,7 @@ __device__ __forceinline__ uint32_t previous_word_u16(const Image &im,
   }
   if (!im.motion.emit)
     return 0;
-  const uint32_t thr2 = 0x00010001u * min(thr, 65535u);
+  const uint32_t thr2 = halves_of(thr);
   uint32_t m = 0;
 #pragma unroll
   for (int c = 0; c < 4; c++) {
@@ -104,8 +116,7 @@ __device__ __forceinline__ uint32_t previous_word_u16(const Image &im,
 #pragma unroll
     for (int j = 0; j < 4; j++) {
       const uint32_t d = im.motion.fresh ? 0u : __vabsdiffu2(a[j], b[j]);
-      const uint32_t over = __vcmpgtu2(d, thr2); /* 0xffff a lane */
-      m |= ((over & 1u) | ((over >> 15) & 2u)) << (8 * c + 2 * j);
+      m |= bits_of_halves(__vcmpgtu2(d, thr2)) << (8 * c + 2 * j);
     }
   }
   return im.invert ? ~m : m;
@@ -228,9 +239,10 @@ __device__ __forceinline__ uint32_t motion_word(const Image &im, unsigned thr,
   return motion_word_of<FMT, uint16_t>(im, thr, row, x, y);
 }
 
-/* The foreground bits of pixels x .. x + 31 of row y. U8 words inside the
- * image on 16-byte boundaries take two vector loads; the rest (image edge,
- * odd strides, 16-bit and packed samples) go sample by sample. */
+/* The foreground bits of pixels x .. x + 31 of row y. U8 and U16 words
+ * inside the image on 16-byte boundaries take two or four vector loads;
+ * the rest (image edge, odd strides, packed samples) go sample by
+ * sample. */
 template <GpucclPixelFormat FMT>
 __device__ __forceinline__ uint32_t threshold_word(const Image &im,
                                                    unsigned thr, int x, int y)
@@ -252,6 +264,20 @@ __device__ __forceinline__ uint32_t threshold_word(const Image &im,
     for (int j = 0; j < 8; j++)
       m |= bits_of_bytes(q[j], above, flip) << (4 * j);
     return m;
+  }
+  if (FMT == GPUCCL_PIXEL_U16 && x + 32 <= im.width &&
+      ((reinterpret_cast<uintptr_t>(row) + 2 * (uintptr_t)x) & 15) == 0) {
+    const uint4 *p = reinterpret_cast<const uint4 *>(row + 2 * (size_t)x);
+    const uint32_t thr2 = halves_of(thr);
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+      const uint4 v = __ldg(p + c);
+      const uint32_t q[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        m |= bits_of_halves(__vcmpgtu2(q[j], thr2)) << (8 * c + 2 * j);
+    }
+    return im.invert ? ~m : m;
   }
   const int n = min(32, im.width - x);
   for (int i = 0; i < n; i++)
