@@ -40,47 +40,74 @@ static unsigned bit_of(const uint64_t *bits, int x)
   return (unsigned)(bits[x / 64] >> (x % 64)) & 1u;
 }
 
+/* One way of running rows against a previous-frame model. */
+typedef struct {
+  bool fresh, invert, emit;
+  int threshold;
+} PreviousVariant;
+
+/* Sample or model value j of 8-bit (bytes) or U16 (wide) values. */
+static long value_at(const void *values, size_t j, bool wide)
+{
+  return wide ? ((const uint16_t *)values)[j] : ((const uint8_t *)values)[j];
+}
+
+/* rows x row samples of `format` (U8 or U16) against a previous-frame
+ * model that starts as `start`, in each variant: each bit against D =
+ * |s - p| written out here, and the model against the samples. Prints
+ * `name`'s count; EXPECTs none wrong. */
+static void check_previous(const char *name, GpucclPixelFormat format,
+                           const void *samples, const void *start,
+                           void *model, int row, int rows,
+                           const PreviousVariant *variants, size_t n)
+{
+  const bool wide = format == GPUCCL_PIXEL_U16;
+  const size_t bytes = (size_t)row * rows * (wide ? 2u : 1u);
+  uint64_t *bits = malloc(((size_t)row / 64 + 1) * sizeof *bits);
+  long bad_bits = 0, bad_model = 0;
+  for (size_t v = 0; v < n; v++) {
+    const GpucclMotion m = {.model = model, .rate = GPUCCL_MOTION_RATE_ONE,
+                            .emit = variants[v].emit,
+                            .fresh = variants[v].fresh, .previous = true};
+    const Binarizer b = {.format = format,
+                         .threshold = variants[v].threshold,
+                         .invert = variants[v].invert, .channel_offset = -1,
+                         .motion = &m};
+    memcpy(model, start, bytes);
+    for (int y = 0; y < rows; y++) {
+      gpuccl_cpu_motion_bits((const uint8_t *)samples +
+                                 (size_t)y * row * (wide ? 2u : 1u),
+                             y, row, &b, bits);
+      for (int x = 0; x < row; x++) {
+        const size_t j = (size_t)y * row + x;
+        const long s = value_at(samples, j, wide), q = value_at(start, j, wide);
+        const long d = m.fresh ? 0 : s > q ? s - q : q - s;
+        const unsigned fg = m.emit && ((d > b.threshold) != b.invert);
+        bad_bits += bit_of(bits, x) != fg;
+        bad_model += value_at(model, j, wide) != s;
+      }
+    }
+  }
+  EXPECT(bad_bits == 0 && bad_model == 0,
+         "%s: %ld bits and %ld model values wrong", name, bad_bits,
+         bad_model);
+  printf("%s: %zu variants of %d pixels\n", name, n, row * rows);
+  free(bits);
+}
+
 static void case_previous(void)
 {
   enum { ROW = 4096 + 37, ROWS = 65536 / ROW + 1 };
   uint8_t *samples = malloc((size_t)ROW * ROWS);
   uint8_t *model = malloc((size_t)ROW * ROWS), *start = malloc((size_t)ROW * ROWS);
-  uint64_t bits[ROW / 64 + 1];
   for (size_t i = 0; i < (size_t)ROW * ROWS; i++) /* every pair, then again */
     samples[i] = (uint8_t)i, start[i] = (uint8_t)(i >> 8);
-  static const struct {
-    bool fresh, invert, emit;
-    int threshold;
-  } variants[] = {{false, false, true, 30}, {false, true, true, 30},
-                  {true, false, true, 30},  {false, false, true, 0},
-                  {false, false, true, 254}, {false, false, false, 30}};
-  long bad_bits = 0, bad_model = 0;
-  for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-    const GpucclMotion m = {.model = model, .rate = GPUCCL_MOTION_RATE_ONE,
-                            .emit = variants[v].emit,
-                            .fresh = variants[v].fresh, .previous = true};
-    const Binarizer b = {.format = GPUCCL_PIXEL_U8,
-                         .threshold = variants[v].threshold,
-                         .invert = variants[v].invert, .channel_offset = -1,
-                         .motion = &m};
-    memcpy(model, start, (size_t)ROW * ROWS);
-    for (int y = 0; y < ROWS; y++) {
-      gpuccl_cpu_motion_bits(samples + (size_t)y * ROW, y, ROW, &b, bits);
-      for (int x = 0; x < ROW; x++) {
-        const size_t j = (size_t)y * ROW + x;
-        const int s = samples[j], p = start[j];
-        const int d = m.fresh ? 0 : s > p ? s - p : p - s;
-        const unsigned fg = m.emit && ((d > b.threshold) != b.invert);
-        bad_bits += bit_of(bits, x) != fg;
-        bad_model += model[j] != s;
-      }
-    }
-  }
-  EXPECT(bad_bits == 0 && bad_model == 0,
-         "previous: %ld bits and %ld model values wrong", bad_bits,
-         bad_model);
-  printf("previous: %zu variants of %d pixels\n",
-         sizeof variants / sizeof *variants, ROW * ROWS);
+  static const PreviousVariant variants[] = {
+      {false, false, true, 30}, {false, true, true, 30},
+      {true, false, true, 30},  {false, false, true, 0},
+      {false, false, true, 254}, {false, false, false, 30}};
+  check_previous("previous", GPUCCL_PIXEL_U8, samples, start, model, ROW,
+                 ROWS, variants, sizeof variants / sizeof *variants);
   free(samples);
   free(model);
   free(start);
@@ -244,43 +271,14 @@ static void case_u16_previous(void)
     start[i] = (uint16_t)u16_pick(motion_scene_hash((uint32_t)i, 7, 8),
                                   false, 0);
   }
-  static const struct {
-    bool fresh, invert, emit;
-    int threshold;
-  } variants[] = {{false, false, true, 30},    {false, true, true, 30},
-                  {true, false, true, 30},     {false, false, true, 0},
-                  {false, false, true, 7680},  {false, false, true, 65534},
-                  {false, false, true, 65535}, {false, true, true, 70000},
-                  {false, false, false, 30}};
-  long bad_bits = 0, bad_model = 0;
-  for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
-    const GpucclMotion m = {.model = model, .rate = GPUCCL_MOTION_RATE_ONE,
-                            .emit = variants[v].emit,
-                            .fresh = variants[v].fresh, .previous = true};
-    const Binarizer b = {.format = GPUCCL_PIXEL_U16,
-                         .threshold = variants[v].threshold,
-                         .invert = variants[v].invert, .channel_offset = -1,
-                         .motion = &m};
-    memcpy(model, start, sizeof model);
-    for (int y = 0; y < ROWS; y++) {
-      uint64_t bits[ROW / 64 + 1];
-      gpuccl_cpu_motion_bits((const uint8_t *)(samples + (size_t)y * ROW), y,
-                             ROW, &b, bits);
-      for (int x = 0; x < ROW; x++) {
-        const size_t j = (size_t)y * ROW + x;
-        const long s = samples[j], q = start[j];
-        const long d = m.fresh ? 0 : s > q ? s - q : q - s;
-        const unsigned fg = m.emit && ((d > b.threshold) != b.invert);
-        bad_bits += bit_of(bits, x) != fg;
-        bad_model += model[j] != s;
-      }
-    }
-  }
-  EXPECT(bad_bits == 0 && bad_model == 0,
-         "u16-previous: %ld bits and %ld model values wrong", bad_bits,
-         bad_model);
-  printf("u16-previous: %zu variants of %d pixels\n",
-         sizeof variants / sizeof *variants, ROW * ROWS);
+  static const PreviousVariant variants[] = {
+      {false, false, true, 30},    {false, true, true, 30},
+      {true, false, true, 30},     {false, false, true, 0},
+      {false, false, true, 7680},  {false, false, true, 65534},
+      {false, false, true, 65535}, {false, true, true, 70000},
+      {false, false, false, 30}};
+  check_previous("u16-previous", GPUCCL_PIXEL_U16, samples, start, model, ROW,
+                 ROWS, variants, sizeof variants / sizeof *variants);
 }
 
 enum { SW_W = 200, SW_H = 120, SW_FRAMES = 24, SW_EVERY = 6, SW_THR = 12 };
