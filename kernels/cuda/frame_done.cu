@@ -39,14 +39,14 @@ inline bool raised(const uint32_t *flag)
 
 std::atomic<uint64_t> flagged_frames(0), raised_frames(0);
 
-/* The frames of cs whose flag is up, once the wait has returned without
- * seeing them all: their stream is done, so what the device wrote is
- * there (the counts of the tests). */
+/* The frames of cs whose flag is armed and up, once the wait has returned
+ * without seeing them all: their stream is done, so what the device wrote
+ * is there (the counts of the tests). */
 cudaError_t count_raised(CudaCtx *const *cs, size_t n, cudaError_t err)
 {
   size_t up = 0;
   for (size_t i = 0; err == cudaSuccess && i < n; i++)
-    up += cs[i] && raised(cs[i]->done_h);
+    up += cs[i] && cs[i]->tf.done.flag && raised(cs[i]->done_h);
   raised_frames.fetch_add(up, std::memory_order_relaxed);
   return err;
 }
@@ -75,8 +75,8 @@ cudaError_t gpuccl_frame_done_wait(CudaCtx *const *cs, size_t n,
 {
   size_t graphed = 0;
   for (size_t i = 0; i < n; i++) {
-    if (cs[i] && !cs[i]->tf.done.flag)
-      return cudaStreamSynchronize(stream);
+    if (cs[i] && !cs[i]->tf.done.flag) /* a batch's others may be armed */
+      return count_raised(cs, n, cudaStreamSynchronize(stream));
     graphed += cs[i] != nullptr;
   }
   typedef std::chrono::steady_clock Clock;
