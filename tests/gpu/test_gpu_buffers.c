@@ -338,7 +338,7 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
     p.want_labels = pass == 1;
     const uint64_t before = gpuccl_cuda_raised_frames();
     const uint64_t seen_before = gpuccl_cuda_flagged_frames();
-    int empty_unflagged = 0;
+    int empty_unraised = 0;
     for (int i = 0; i < rounds * SCENES; i++) {
       const int k = i % SCENES;
       GpucclImage img = {scenes[k], W, H, stride, GPUCCL_PIXEL_U8, 0, 0, 0};
@@ -347,34 +347,34 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
       snprintf(label, sizeof label,
                "flagged frame %d (algorithm %d, scene %d, labels %d)", i,
                (int)algorithm, k, pass);
-      const uint64_t flagged_before = gpuccl_cuda_raised_frames();
+      const uint64_t raised_before = gpuccl_cuda_raised_frames();
       EXPECT(gpuccl_process(gpu, &img, &p, &r, &e) == GPUCCL_OK, "%s: %s",
              label, e.message);
       EXPECT(gpu_check_same_result(&want[k], &r, &img, p.want_labels, label),
              "%s", label);
       /* Past the first round, each empty frame by its flag. */
       if (k == SCENES - 1 && i >= SCENES &&
-          gpuccl_cuda_raised_frames() == flagged_before)
-        empty_unflagged++;
+          gpuccl_cuda_raised_frames() == raised_before)
+        empty_unraised++;
     }
-    const uint64_t flagged = gpuccl_cuda_raised_frames() - before;
+    const uint64_t raised = gpuccl_cuda_raised_frames() - before;
     printf("algorithm %d, labels %d: %llu of %d frames raised their flag, "
            "%llu seen done by it\n",
-           (int)algorithm, pass, (unsigned long long)flagged,
+           (int)algorithm, pass, (unsigned long long)raised,
            rounds * SCENES,
            (unsigned long long)(gpuccl_cuda_flagged_frames() - seen_before));
     /* The first frames may still fetch more blobs than the copy holds.
      * Kernel by kernel, no frame raises the flag. */
     if (pass == 0 && gpu_check_graphs_on()) {
-      EXPECT(flagged >= (uint64_t)(rounds - 1) * SCENES,
+      EXPECT(raised >= (uint64_t)(rounds - 1) * SCENES,
              "algorithm %d: %llu of %d sparse frames raised their flag",
-             (int)algorithm, (unsigned long long)flagged, rounds * SCENES);
-      EXPECT(empty_unflagged == 0,
+             (int)algorithm, (unsigned long long)raised, rounds * SCENES);
+      EXPECT(empty_unraised == 0,
              "algorithm %d: %d empty frames did not raise their flag",
-             (int)algorithm, empty_unflagged);
+             (int)algorithm, empty_unraised);
     } else
-      EXPECT(flagged == 0, "algorithm %d: %llu frames flagged with %s",
-             (int)algorithm, (unsigned long long)flagged,
+      EXPECT(raised == 0, "algorithm %d: %llu frames raised their flag with %s",
+             (int)algorithm, (unsigned long long)raised,
              pass ? "a label image" : "no graphs");
   }
   for (int k = 0; k < SCENES; k++) {
