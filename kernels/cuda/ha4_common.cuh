@@ -101,24 +101,27 @@ __device__ __forceinline__ int ha4_threshold(const Ha4Frame &f)
 }
 
 /* Root of the tree holding `label`, read only (root flags: its final
- * compression store must not race with halving stores). Loads bypass L1:
- * other blocks' atomics land in L2. */
+ * compression store must not race with halving stores). Every writer of
+ * these forests only lowers a parent to a node of the same tree, so a
+ * stale load from L1 still leads to the root; cached loads let each SM
+ * keep the nodes near a giant component's root instead of every thread
+ * queueing at one L2 slice (tile::CachedForest). */
 __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
 {
-  uint32_t next = __ldcg(L + label);
+  uint32_t next = L[label];
   while (next != label) {
     label = next;
-    next = __ldcg(L + label);
+    next = L[label];
   }
   return label;
 }
 
 /* The union-find of Alg. 2 in global memory: one implementation with the
- * tiled pipeline's (tile_common.cuh). Finds halve the path; the smaller
- * root wins. */
+ * tiled pipeline's (tile_common.cuh), its loads cached. Finds halve the
+ * path; the smaller root wins. */
 __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 {
-  tile::merge_roots<tile::GlobalForest>(L, a, b);
+  tile::merge_roots<tile::CachedForest>(L, a, b);
 }
 
 /* The same merge with read-only finds, for a forest that was just
@@ -129,15 +132,7 @@ __device__ __forceinline__ void ha4_merge(uint32_t *L, uint32_t a, uint32_t b)
 __device__ __forceinline__ void ha4_merge_flat(uint32_t *L, uint32_t a,
                                                uint32_t b)
 {
-  /* Both finds go up together, their loads overlapping. */
-  uint32_t na = __ldcg(L + a), nb = __ldcg(L + b);
-  while (na != a || nb != b) {
-    if (na != a)
-      na = __ldcg(L + (a = na));
-    if (nb != b)
-      nb = __ldcg(L + (b = nb));
-  }
-  tile::link_roots(L, a, b);
+  tile::link_roots(L, ha4_find(L, a), ha4_find(L, b));
 }
 
 /* Bit i of a mask, as 0 or 1. */

@@ -233,7 +233,11 @@ components_before(const Frame &f, uint32_t x, uint32_t y)
  * relaxed loads (ld.relaxed.cta) are defined when racing with other warps'
  * atomics, and a plain LDS, so lanes reading one address get it
  * broadcast. Global: the open pieces of the frame; loads bypass L1, other
- * blocks' atomics land in L2. */
+ * blocks' atomics land in L2. Cached: a forest in global memory whose
+ * kernel only links through atomics (the forest labelers' unions): a stale
+ * parent in L1 is still a node of the same tree, and link_roots' atomicMin
+ * sees the truth, while L1 serves the nodes near a giant component's root
+ * from every SM instead of queueing every thread at one L2 slice. */
 struct SharedForest {
   static __device__ __forceinline__ uint32_t load(const uint32_t *p)
   {
@@ -249,6 +253,12 @@ struct GlobalForest {
   static __device__ __forceinline__ uint32_t load(const uint32_t *p)
   {
     return __ldcg(p);
+  }
+};
+struct CachedForest {
+  static __device__ __forceinline__ uint32_t load(const uint32_t *p)
+  {
+    return *p;
   }
 };
 
