@@ -12,6 +12,7 @@ __global__ void bke_reduction(Forest g)
   if (!block_of_thread(g, &bx, &by, &b))
     return;
   const unsigned todo = g.info[b] >> 5;
+#pragma unroll 1 /* as BUF's merge (buf_merge.cu) */
   for (int n = 1; n < 4; n++)
     if ((todo >> (n - 1)) & 1u)
       ha4_merge_flat(g.parent, b, block_neighbour(g, b, n));
