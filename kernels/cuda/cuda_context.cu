@@ -516,10 +516,7 @@ static GpucclStatus open_ctx(CudaCtx *c, GpucclContext *ctx, int device_id,
   CK(cudaMemsetAsync(c->hist, 0, 256 * sizeof(uint32_t), c->stream),
      "memset");
   c->copy_hint = 64;
-  /* GPUCCL_CUDA_GRAPH=0: launch kernel by kernel (to measure the graph's
-   * gain, or to rule it out). */
-  const char *g = getenv("GPUCCL_CUDA_GRAPH");
-  c->use_graph = !(g && strcmp(g, "0") == 0);
+  c->use_graph = gpuccl_cuda_graphs_on();
   return ensure_blobs_h(c, RECORDS_COPY_BLOBS, error);
 }
 

@@ -118,6 +118,12 @@ extern "C" uint64_t gpuccl_cuda_graph_captures(void)
   return graph_captures.load(std::memory_order_relaxed);
 }
 
+extern "C" bool gpuccl_cuda_graphs_on(void)
+{
+  const char *g = getenv("GPUCCL_CUDA_GRAPH");
+  return !(g && strcmp(g, "0") == 0);
+}
+
 /* Same kernels in the same order, with the same launch shapes, and no
  * conditional node: an update may not change one's parameters (its handle
  * is new at every capture), so HYBRID3's graphs are instantiated afresh. */

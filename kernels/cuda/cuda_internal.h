@@ -68,6 +68,11 @@ uint64_t gpuccl_cuda_flagged_frames(void);
  * Unlike the count above, it does not depend on timing. */
 uint64_t gpuccl_cuda_raised_frames(void);
 
+/* Whether new contexts run their frames as CUDA graphs: yes, unless
+ * GPUCCL_CUDA_GRAPH=0 (kernel by kernel, to measure the graph's gain or to
+ * rule it out). */
+bool gpuccl_cuda_graphs_on(void);
+
 #ifdef __cplusplus
 }
 #endif

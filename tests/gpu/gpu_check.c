@@ -22,12 +22,6 @@ GpucclContext *gpu_check_context(void)
   return ctx;
 }
 
-bool gpu_check_graphs_on(void)
-{
-  const char *g = getenv("GPUCCL_CUDA_GRAPH");
-  return !(g && strcmp(g, "0") == 0);
-}
-
 GpucclContext *gpu_check_cpu_context(void)
 {
   GpucclError err = {0};

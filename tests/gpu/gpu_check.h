@@ -17,10 +17,6 @@
  * usable. */
 GpucclContext *gpu_check_context(void);
 
-/* Whether CUDA contexts run frames as graphs (GPUCCL_CUDA_GRAPH=0: kernel
- * by kernel, so no flag and always timed). */
-bool gpu_check_graphs_on(void);
-
 /* The CPU backend context every GPU test compares with, or exit(1) with
  * the reason (a failure, not a skip: the CPU backend is always there). */
 GpucclContext *gpu_check_cpu_context(void);

@@ -187,7 +187,7 @@ static void check_hybrid3_item(GpucclContext **gpus, const Item *items,
            i, rounds);
   }
   const uint64_t host = gpuccl_cuda_host_loop_rounds() - host_before;
-  EXPECT(!gpu_check_graphs_on() || host == 0,
+  EXPECT(!gpuccl_cuda_graphs_on() || host == 0,
          "%s: the host waited for %llu HYBRID3 rounds in a graph", what,
          (unsigned long long)host);
 }

@@ -75,7 +75,7 @@ static void steady_state(GpucclContext *gpu)
   EXPECT(gpuccl_process(gpu, &img, &p, &r, &e) == GPUCCL_OK, "untimed: %s",
          e.message);
   ms = gpuccl_cuda_kernel_ms(gpu);
-  if (gpu_check_graphs_on())
+  if (gpuccl_cuda_graphs_on())
     EXPECT(ms < 0.0f, "untimed frame reported %f ms", ms);
   for (int i = 0; i < N_FRAMES; i++)
     free(frames[i]);
@@ -365,7 +365,7 @@ static void flagged_frames(GpucclContext *gpu, GpucclContext *cpu,
            (unsigned long long)(gpuccl_cuda_flagged_frames() - seen_before));
     /* The first frames may still fetch more blobs than the copy holds.
      * Kernel by kernel, no frame raises the flag. */
-    if (pass == 0 && gpu_check_graphs_on()) {
+    if (pass == 0 && gpuccl_cuda_graphs_on()) {
       EXPECT(raised >= (uint64_t)(rounds - 1) * SCENES,
              "algorithm %d: %llu of %d sparse frames raised their flag",
              (int)algorithm, (unsigned long long)raised, rounds * SCENES);
