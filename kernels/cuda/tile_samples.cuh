@@ -87,6 +87,22 @@ __device__ __forceinline__ uint32_t halves_of(unsigned thr)
   return 0x00010001u * min(thr, 65535u);
 }
 
+/* Bits of 32 16-bit values, four 16-byte vectors in a row: bit i is value
+ * i > thr, compared two at a time (thr2: halves_of). */
+__device__ __forceinline__ uint32_t bits_of_u16(const uint4 (&v)[4],
+                                                uint32_t thr2)
+{
+  uint32_t m = 0;
+#pragma unroll
+  for (int c = 0; c < 4; c++) {
+    const uint32_t q[4] = {v[c].x, v[c].y, v[c].z, v[c].w};
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+      m |= bits_of_halves(__vcmpgtu2(q[j], thr2)) << (8 * c + 2 * j);
+  }
+  return m;
+}
+
 /* The same for U16 samples against their previous frame's (two bytes
  * each): D = |s - previous| two samples at a time, D > thr lane by lane. */
 __device__ __forceinline__ uint32_t previous_word_u16(const Image &im,
@@ -107,18 +123,16 @@ __device__ __forceinline__ uint32_t previous_word_u16(const Image &im,
   }
   if (!im.motion.emit)
     return 0;
-  const uint32_t thr2 = halves_of(thr);
-  uint32_t m = 0;
+  uint4 d[4] = {}; /* a fresh model's first frame: D = 0 */
+  if (!im.motion.fresh) {
 #pragma unroll
-  for (int c = 0; c < 4; c++) {
-    const uint32_t a[4] = {s[c].x, s[c].y, s[c].z, s[c].w};
-    const uint32_t b[4] = {v[c].x, v[c].y, v[c].z, v[c].w};
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-      const uint32_t d = im.motion.fresh ? 0u : __vabsdiffu2(a[j], b[j]);
-      m |= bits_of_halves(__vcmpgtu2(d, thr2)) << (8 * c + 2 * j);
-    }
+    for (int c = 0; c < 4; c++)
+      d[c] = make_uint4(__vabsdiffu2(s[c].x, v[c].x),
+                        __vabsdiffu2(s[c].y, v[c].y),
+                        __vabsdiffu2(s[c].z, v[c].z),
+                        __vabsdiffu2(s[c].w, v[c].w));
   }
+  const uint32_t m = bits_of_u16(d, halves_of(thr));
   return im.invert ? ~m : m;
 }
 
@@ -268,15 +282,8 @@ __device__ __forceinline__ uint32_t threshold_word(const Image &im,
   if (FMT == GPUCCL_PIXEL_U16 && x + 32 <= im.width &&
       ((reinterpret_cast<uintptr_t>(row) + 2 * (uintptr_t)x) & 15) == 0) {
     const uint4 *p = reinterpret_cast<const uint4 *>(row + 2 * (size_t)x);
-    const uint32_t thr2 = halves_of(thr);
-#pragma unroll
-    for (int c = 0; c < 4; c++) {
-      const uint4 v = __ldg(p + c);
-      const uint32_t q[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-      for (int j = 0; j < 4; j++)
-        m |= bits_of_halves(__vcmpgtu2(q[j], thr2)) << (8 * c + 2 * j);
-    }
+    const uint4 v[4] = {__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3)};
+    m = bits_of_u16(v, halves_of(thr));
     return im.invert ? ~m : m;
   }
   const int n = min(32, im.width - x);
