@@ -82,9 +82,11 @@ static size_t align256(size_t n)
   return (n + 255) & ~(size_t)255;
 }
 
+/* A pixel forest's nodes are the frame's addresses: the pitch is
+ * Ha4Frame's (cuda_frame.cu). */
 static int pitch_of(int width)
 {
-  return (width + 63) & ~63; /* as Ha4Frame's */
+  return (width + 63) & ~63;
 }
 
 /* Workspace layout: parent, first, the tail's root slots (nodes each),
@@ -214,7 +216,8 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
   default:
     return cudaErrorInvalidValue;
   }
-  FOREST_TRY(forest_launch_first_pixel(f, g, stream));
+  if (g.shift) /* a pixel forest's roots are their first pixels */
+    FOREST_TRY(forest_launch_first_pixel(f, g, stream));
   if (f.cuts) /* segments mode: the strip tail's piece links */
     FOREST_TRY(forest_launch_segment_links(f, g, stream));
   return cudaSuccess;

@@ -45,8 +45,12 @@ struct Hybrid3Rounds {
 
 /* The forest as the adapter reads it: node of pixel (x, y) is
  * parent[(y >> shift) * fpitch + (x >> shift)] (shift 1: 2x2 blocks).
- * first[] is indexed like parent and must hold UINT32_MAX at every root
- * when the adapter starts (the algorithm's first kernel sets it). */
+ * Every link points at a smaller node of the same component, so a root is
+ * its component's smallest node: on a pixel forest (shift 0, fpitch the
+ * frame's pitch) its first pixel. A block forest's root is only the first
+ * pixel's block row, so there first[] (indexed like parent) gets the first
+ * pixel's address: it must hold UINT32_MAX at every root when the adapter
+ * starts (the algorithm's first kernel sets it). */
 struct Forest {
   uint32_t *parent;
   uint32_t *first;
@@ -134,9 +138,9 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
  * and the cuts into f.cuts. */
 cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream);
 
-/* Adapter 1: each pixel that can be its component's first (no earlier
- * neighbour in raster order is foreground) offers its address to
- * first[root] (atomicMin). */
+/* Adapter 1, block forests: each pixel that can be its component's first
+ * (no earlier neighbour in raster order is foreground) offers its address
+ * to first[root] (atomicMin). */
 cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 
@@ -152,8 +156,8 @@ cudaError_t forest_launch_segment_values(const Ha4Frame &f,
                                          uint32_t *value, cudaStream_t stream);
 
 /* BUF (Alg. 2 of Allegretti et al.): Initialization, Merge, Compression.
- * Initialization (every node its own tree, first[] = UINT32_MAX) also
- * gives HYBRID3 its initial labels on a pixel forest. */
+ * Initialization (every node its own tree, a block forest's first[] =
+ * UINT32_MAX) also gives HYBRID3 its initial labels on a pixel forest. */
 cudaError_t buf_launch_initialization(const Forest &g, cudaStream_t stream);
 cudaError_t buf_launch_merge(const Ha4Frame &f, const Forest &g,
                              cudaStream_t stream);

@@ -52,11 +52,12 @@ __device__ __forceinline__ uint32_t forest_root(const ForestView &g,
 }
 
 /* The tail's key (y * width + x) and the forest's address (y * pitch + x)
- * of a component's first pixel. */
+ * of a component's first pixel: a pixel forest's root itself
+ * (forest_kernels.h). */
 __device__ __forceinline__ uint32_t first_address(const ForestView &g,
                                                   uint32_t root)
 {
-  return __ldg(g.first + root);
+  return g.shift ? __ldg(g.first + root) : root;
 }
 
 /* Tile labeling's outputs for one tile of a labeled forest. The label

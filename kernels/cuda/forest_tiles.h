@@ -32,8 +32,9 @@
 namespace tile {
 
 /* A labeled forest as the tail's adapter reads it: pixel (x, y) is node
- * (y >> shift) * fpitch + (x >> shift) (shift 1: 2x2 blocks); first[root]
- * is the address y * pitch + x of the component's first pixel; bits is the
+ * (y >> shift) * fpitch + (x >> shift) (shift 1: 2x2 blocks); the address
+ * y * pitch + x of the component's first pixel is first[root] in a block
+ * forest, root itself in a pixel forest (forest_kernels.h); bits is the
  * bitmask image the forest labeled (`words` words per row). root_slot has
  * a word per node, written before it is read in every frame. */
 struct ForestView {

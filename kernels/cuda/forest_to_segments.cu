@@ -8,7 +8,8 @@
  * pixel in raster order. A forest root of BUF/BKE is the smallest block
  * index, not necessarily the block of the first pixel (that pixel may sit
  * in a block's bottom row, right of a block whose top row starts the
- * component lower). So the first pixel is found explicitly: only a pixel
+ * component lower; a pixel forest's root is its first pixel, and needs no
+ * adapter 1). So the first pixel is found explicitly: only a pixel
  * with no foreground neighbour before it in raster order (left, and the
  * row above) can be first, and those few candidates take the minimum of
  * their addresses per forest root. Then every piece start points at it,
@@ -101,7 +102,8 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   if (!((ha4_piece_starts(f.bits[w], f.cuts, w) >> i) & 1u))
     return;
   const int x = word * 32 + i;
-  f.L[(uint32_t)y * f.pitch + x] = g.first[forest_root(g, x, y)];
+  const uint32_t root = forest_root(g, x, y);
+  f.L[(uint32_t)y * f.pitch + x] = g.shift ? g.first[root] : root;
 }
 
 /* Adapter 3 (segments mode, after the root flags and the id scan): each

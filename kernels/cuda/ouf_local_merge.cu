@@ -90,7 +90,6 @@ __global__ void __launch_bounds__(OUF_TW *OUF_TH)
   const uint32_t k = pixel_node(f, x, y);
   g.parent[k] = pixel_node(f, blockIdx.x * OUF_TW + r % OUF_TW,
                            blockIdx.y * OUF_TH + r / OUF_TW);
-  g.first[k] = UINT32_MAX;
 }
 
 /* OUF Kernel 2, boundary analysis: one thread per pixel on a tile's left

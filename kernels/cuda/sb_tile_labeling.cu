@@ -68,7 +68,6 @@ __global__ void __launch_bounds__(SB_TILE *SB_TILE)
   const uint32_t k = pixel_node(f, x, y);
   g.parent[k] = pixel_node(f, blockIdx.x * SB_TILE + label % SB_TILE,
                            blockIdx.y * SB_TILE + label / SB_TILE);
-  g.first[k] = UINT32_MAX;
 }
 
 cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,

@@ -2,6 +2,8 @@
 // The forest labelers on the tiled tail (kernels/cuda/forest_tiles.h), step
 // by step against OpenCV's labeling of the whole image (tests/common/
 // oracle.h), for every forest algorithm and each connectivity it supports:
+//  - the labeled forest: each pixel's root gives its component's first
+//    pixel (the root itself on a pixel forest, first[root] on a block one);
 //  - forest tiles: a tile's pieces are its pixels grouped by component, one
 //    piece per component present (area, sums, box and first pixel of its
 //    pixels in the tile); a piece is open iff one of its pixels lies on a
@@ -80,6 +82,34 @@ struct Run {
   tile::Frame f{};
   tile::ForestView g{};
 };
+
+// The labeled forest, before the tail: every pixel's root gives its
+// component's first pixel, as the root itself on a pixel forest (every link
+// points at a smaller node) or, on a block forest, as first[root] (adapter
+// 1).
+static void check_first_pixels(const Run &r)
+{
+  const tile::ForestView &g = r.g;
+  const int rows = (r.h + (1 << g.shift) - 1) >> g.shift;
+  const auto parent = down(g.parent, (size_t)rows * g.fpitch);
+  const auto first = g.shift ? down(g.first, parent.size())
+                             : std::vector<uint32_t>();
+  for (int y = 0; y < r.h; y++)
+    for (int x = 0; x < r.w; x++) {
+      const uint32_t l = r.whole.labels[(size_t)y * r.w + x];
+      if (!l)
+        continue;
+      uint32_t n = (uint32_t)((y >> g.shift) * g.fpitch + (x >> g.shift));
+      for (int hops = 0; parent[n] != n && hops < r.w * r.h; hops++)
+        n = parent[n];
+      const uint64_t k = r.whole.first[l - 1];
+      const uint32_t want = (uint32_t)(k / r.w * g.pitch + k % r.w);
+      const uint32_t got = g.shift ? first[n] : n;
+      EXPECT(got == want,
+             "%s %dx%d c%d: pixel (%d, %d) has root %u, first pixel %u, want %u",
+             r.name, r.w, r.h, r.conn, x, y, n, got, want);
+    }
+}
 
 static void check_forest_tiles(const Run &r)
 {
@@ -243,6 +273,8 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
     r.f.image.threshold = 127;
     r.f.filter = tile::Filter{min_area, max_area};
     r.f.conn8 = conn == 8;
+    if (!filtered)
+      check_first_pixels(r);
     CK(tile::launch_forest_tiles(r.f, r.g, 0));
     if (!filtered)
       check_forest_tiles(r);
