@@ -179,6 +179,8 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           cudaStream_t stream)
 {
   const Forest g = make_forest(algorithm, workspace, f.width, f.height);
+  if (!g.shift && g.fpitch != f.pitch) /* a pixel forest's roots as addresses */
+    return cudaErrorInvalidValue;
   const bool ic = algorithm == GPUCCL_ALGORITHM_BUF_IC ||
                   algorithm == GPUCCL_ALGORITHM_BKE_IC;
   FOREST_TRY(forest_launch_bitmask(f, stream));

@@ -144,7 +144,8 @@ cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream);
 cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 
-/* Adapter 2 (segments mode): L at every piece start = first[root]. */
+/* Adapter 2 (segments mode, Stava-Benes' pixel forest): L at every piece
+ * start = its root, the component's first pixel. */
 cudaError_t forest_launch_segment_links(const Ha4Frame &f, const Forest &g,
                                         cudaStream_t stream);
 

@@ -2,10 +2,10 @@
 /* The forest labelers (BUF, BKE, OUF, HYBRID3, Stava-Benes; forest_kernels.h)
  * on the tiled tail (tiled_kernels.h), binary mode.
  *
- * Once a forest labeler has labeled and adapter 1 (forest_first_pixel) has
- * given every forest root the address of its component's first pixel in
- * raster order (first[root]), three kernels replace tile labeling and seam
- * merging:
+ * Once a forest labeler has labeled (and, on a block forest, adapter 1 has
+ * given every root the address of its component's first pixel in raster
+ * order, first[root]; a pixel forest's root is that address), three
+ * kernels replace tile labeling and seam merging:
  *
  *   forest tiles     per tile, exactly what tile labeling writes
  *                    (TileOutputs), but with the pixels of a tile grouped

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The adapter from any algorithm's equivalence forest to HA4's segment
- * forest (see forest_kernels.h): adapter 1 gives every forest root its
- * component's first pixel (binary frames, whose tail is forest_tiles.h,
- * need only this one), adapters 2 and 3 serve segments mode.
+/* The adapters from an algorithm's equivalence forest to what the tails
+ * read (see forest_kernels.h): adapter 1 gives every root of a block
+ * forest (BUF, BKE; binary frames, whose tail is forest_tiles.h) its
+ * component's first pixel; adapters 2 and 3 serve segments mode, whose
+ * forest (Stava-Benes') is a pixel forest.
  *
- * HA4's root flags number a component by its root, which must be its first
- * pixel in raster order. A forest root of BUF/BKE is the smallest block
- * index, not necessarily the block of the first pixel (that pixel may sit
- * in a block's bottom row, right of a block whose top row starts the
- * component lower; a pixel forest's root is its first pixel, and needs no
- * adapter 1). So the first pixel is found explicitly: only a pixel
- * with no foreground neighbour before it in raster order (left, and the
- * row above) can be first, and those few candidates take the minimum of
- * their addresses per forest root. Then every piece start points at it,
- * and it at itself (it is a piece start: its left neighbour is clear).
+ * The tails number a component by its first pixel in raster order. Every
+ * link points at a smaller address, so a pixel forest's root is that
+ * pixel. A block forest's root (BUF/BKE) is the smallest block index, not
+ * necessarily the block of the first pixel (that pixel may sit in a
+ * block's bottom row, right of a block whose top row starts the component
+ * lower). So adapter 1 finds the first pixel explicitly: only a pixel with
+ * no foreground neighbour before it in raster order (left, and the row
+ * above) can be first, and those few candidates take the minimum of their
+ * addresses per forest root. In segments mode adapter 2 points every piece
+ * start at its root, and the root at itself (it is a piece start).
  *
  * Segments mode: neighbours connect only with equal values
  * (forest_values.cuh), pieces also start at the cuts (ha4_common.cuh), and
@@ -40,29 +41,9 @@ __device__ __forceinline__ void propose_first(const Ha4Frame &f,
     atomicMin(first, at);
 }
 
-/* Adapter 1: candidates for the first pixel: set, and no connected
- * neighbour to the left or in the row above. Segments mode compares
- * values, a pixel a thread. */
-__global__ void __launch_bounds__(HA4_BLOCK_W * 8)
-    forest_first_pixel(Ha4Frame f, Forest g)
-{
-  const int word = blockIdx.x * blockDim.y + threadIdx.y;
-  const int y = blockIdx.y;
-  if (word >= f.words)
-    return;
-  const int x = word * 32 + (int)threadIdx.x;
-  const uint32_t v = forest_value(f, x, y);
-  if (!v || forest_value(f, x - 1, y) == v || forest_value(f, x, y - 1) == v)
-    return;
-  if (f.conn8 &&
-      (forest_value(f, x - 1, y - 1) == v || forest_value(f, x + 1, y - 1) == v))
-    return;
-  propose_first(f, g, x, y);
-}
-
-/* Binary mode: the same candidates from the bitmask, a word a thread: set
- * bits whose left neighbour (and above, and 8-connected above left and
- * right) is clear. Bits beyond the image are clear (forest_bitmask). */
+/* Adapter 1: candidates for the first pixel from the bitmask, a word a
+ * thread: set bits whose left neighbour (and above, and 8-connected above
+ * left and right) is clear. Bits beyond the image are clear (forest_bitmask). */
 constexpr int FIRST_WORDS_THREADS = 256;
 
 __global__ void __launch_bounds__(FIRST_WORDS_THREADS)
@@ -102,8 +83,7 @@ __global__ void __launch_bounds__(HA4_BLOCK_W * 8)
   if (!((ha4_piece_starts(f.bits[w], f.cuts, w) >> i) & 1u))
     return;
   const int x = word * 32 + i;
-  const uint32_t root = forest_root(g, x, y);
-  f.L[(uint32_t)y * f.pitch + x] = g.shift ? g.first[root] : root;
+  f.L[(uint32_t)y * f.pitch + x] = forest_root(g, x, y);
 }
 
 /* Adapter 3 (segments mode, after the root flags and the id scan): each
@@ -133,16 +113,10 @@ static dim3 word_grid(const Ha4Frame &f)
 cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream)
 {
-  if (f.cuts) {
-    forest_first_pixel<<<word_grid(f), dim3(HA4_BLOCK_W, 8), 0, stream>>>(f,
-                                                                         g);
-  } else {
-    const size_t words = (size_t)f.height * f.words;
-    const unsigned blocks =
-        (unsigned)((words + FIRST_WORDS_THREADS - 1) / FIRST_WORDS_THREADS);
-    forest_first_pixel_words<<<blocks, FIRST_WORDS_THREADS, 0, stream>>>(f,
-                                                                         g);
-  }
+  const size_t words = (size_t)f.height * f.words;
+  const unsigned blocks =
+      (unsigned)((words + FIRST_WORDS_THREADS - 1) / FIRST_WORDS_THREADS);
+  forest_first_pixel_words<<<blocks, FIRST_WORDS_THREADS, 0, stream>>>(f, g);
   return cudaGetLastError();
 }
 
