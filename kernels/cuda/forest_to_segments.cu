@@ -43,7 +43,8 @@ __device__ __forceinline__ void propose_first(const Ha4Frame &f,
 
 /* Adapter 1: candidates for the first pixel from the bitmask, a word a
  * thread: set bits whose left neighbour (and above, and 8-connected above
- * left and right) is clear. Bits beyond the image are clear (forest_bitmask). */
+ * left and right) is clear. Bits beyond the image are clear
+ * (forest_bitmask). */
 constexpr int FIRST_WORDS_THREADS = 256;
 
 __global__ void __launch_bounds__(FIRST_WORDS_THREADS)

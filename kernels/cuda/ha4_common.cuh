@@ -103,9 +103,9 @@ __device__ __forceinline__ int ha4_threshold(const Ha4Frame &f)
 /* Root of the tree holding `label`, read only (root flags: its final
  * compression store must not race with halving stores). Every writer of
  * these forests only lowers a parent to a smaller node of the same
- * component, so a stale load from L1 still leads to the root; cached loads let each SM
- * keep the nodes near a giant component's root instead of every thread
- * queueing at one L2 slice (tile::CachedForest). */
+ * component, so a stale load from L1 still leads to the root; cached
+ * loads let each SM keep the nodes near a giant component's root instead
+ * of every thread queueing at one L2 slice (tile::CachedForest). */
 __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
 {
   uint32_t next = L[label];
