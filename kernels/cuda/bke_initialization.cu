@@ -25,7 +25,6 @@ __global__ void bke_initialization(Ha4Frame f, Forest g)
   }
   g.parent[b] = parent;
   g.info[b] = (uint8_t)info;
-  g.first[b] = UINT32_MAX;
 }
 
 cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* BUF Initialization (Allegretti et al. 2019, Alg. 2 l. 1-5): every 2x2
- * block is its own tree. Also resets first[] for the adapter, so the
- * frame needs no separate clear. On a pixel forest the same kernel gives
- * HYBRID3 its initial labels (each pixel its own address), and there is
- * no first[] (forest_kernels.h). */
+ * block is its own tree. On a pixel forest the same kernel gives HYBRID3
+ * its initial labels (each pixel its own address). */
 #include "block_mask.cuh"
 
 __global__ void buf_initialization(Forest g)
@@ -13,8 +11,6 @@ __global__ void buf_initialization(Forest g)
   if (!block_of_thread(g, &bx, &by, &b))
     return;
   g.parent[b] = b;
-  if (g.shift)
-    g.first[b] = UINT32_MAX;
 }
 
 cudaError_t buf_launch_initialization(const Forest &g, cudaStream_t stream)

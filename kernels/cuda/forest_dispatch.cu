@@ -89,9 +89,9 @@ static int pitch_of(int width)
   return (width + 63) & ~63;
 }
 
-/* Workspace layout: parent, first, the tail's root slots (nodes each),
- * then BKE's info bytes or HYBRID3's loop state, the bitmask image; in
- * segments mode the cuts and values follow. */
+/* Workspace layout: parent, the tail's root slots (nodes each), then
+ * BKE's info bytes or HYBRID3's loop state, the bitmask image; in segments
+ * mode the cuts and values follow. */
 static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
                           int width, int height)
 {
@@ -109,9 +109,8 @@ static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
   const size_t nodes = (size_t)g.fpitch * g.frows;
   uint8_t *p = static_cast<uint8_t *>(workspace);
   g.parent = reinterpret_cast<uint32_t *>(p);
-  g.first = reinterpret_cast<uint32_t *>(p + align256(nodes * 4));
-  g.root_slot = reinterpret_cast<uint32_t *>(p + 2 * align256(nodes * 4));
-  g.info = p + 3 * align256(nodes * 4);
+  g.root_slot = reinterpret_cast<uint32_t *>(p + align256(nodes * 4));
+  g.info = p + 2 * align256(nodes * 4);
   g.loop = reinterpret_cast<Hybrid3Rounds *>(g.info);
   return g;
 }
@@ -127,7 +126,7 @@ static size_t forest_bytes(GpucclAlgorithm algorithm, int width, int height)
   const Forest g = make_forest(algorithm, nullptr, width, height);
   const size_t nodes = (size_t)g.fpitch * g.frows;
   const size_t info = std::max(nodes, sizeof(Hybrid3Rounds));
-  return 3 * align256(nodes * 4) + align256(info) +
+  return 2 * align256(nodes * 4) + align256(info) +
          bitmap_bytes(width, height);
 }
 
@@ -162,12 +161,10 @@ tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
   const Forest g = make_forest(algorithm, workspace, f.width, f.height);
   tile::ForestView v;
   v.parent = g.parent;
-  v.first = g.first;
   v.bits = f.bits;
   v.root_slot = g.root_slot;
   v.shift = g.shift;
   v.fpitch = g.fpitch;
-  v.pitch = f.pitch;
   v.words = f.words;
   return v;
 }
@@ -218,8 +215,6 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
   default:
     return cudaErrorInvalidValue;
   }
-  if (g.shift) /* a pixel forest's roots are their first pixels */
-    FOREST_TRY(forest_launch_first_pixel(f, g, stream));
   if (f.cuts) /* segments mode: the strip tail's piece links */
     FOREST_TRY(forest_launch_segment_links(f, g, stream));
   return cudaSuccess;

@@ -5,9 +5,7 @@
  *
  * Each of them labels an equivalence forest in the form natural to it (2x2
  * block labels for BUF/BKE, pixel labels for the others) over the bitmask
- * image f.bits (forest_bitmask.cu). Adapter 1 (forest_to_segments.cu) then
- * gives every forest root the address of its component's first pixel in
- * raster order. No labeling logic is copied.
+ * image f.bits (forest_bitmask.cu). No labeling logic is copied.
  *
  * Binary mode: the tiled tail, as for HA4 (forest_tiles.h): per-tile
  * pieces grouped by the forest's components, open merging, blob records.
@@ -15,10 +13,10 @@
  * Segments mode (GPUCCL_MODE_SEGMENTS, label maps), Stava and Benes only:
  * f.cuts is set, the bitmask means "value non-zero", neighbours connect
  * when their values are equal (forest_values.cuh). Its tail is the segment
- * tail (ha4_kernels.h): adapter 2 links every piece start of f.L to its
- * first pixel (pieces also start at the cuts), then root flags, an id
- * scan, features, the blob table, and adapter 3 gives each component its
- * value (Ha4Features::value). The tiled tail cannot take it: its runs are
+ * tail (ha4_kernels.h): the segment links point every piece start of f.L
+ * at its first pixel (pieces also start at the cuts), then root flags, an
+ * id scan, features, the blob table, and the segment values give each
+ * component its value (Ha4Features::value). The tiled tail cannot take it: its runs are
  * runs of set bits (a segment's run ends at a cut), and a tile holds up to
  * a component per pixel where its closed records have room for half.
  *
@@ -43,17 +41,13 @@ struct Hybrid3Rounds {
                    * loop stopped at its bound, not at the fixed point */
 };
 
-/* The forest as the adapter reads it: node of pixel (x, y) is
+/* The forest as the tails read it: node of pixel (x, y) is
  * parent[(y >> shift) * fpitch + (x >> shift)] (shift 1: 2x2 blocks).
  * Every link points at a smaller node of the same component, so a root is
- * its component's smallest node: on a pixel forest (shift 0, fpitch the
- * frame's pitch) its first pixel. A block forest's root is only the first
- * pixel's block row, so there first[] (indexed like parent) gets the first
- * pixel's address: it must hold UINT32_MAX at every root when the adapter
- * starts (the algorithm's first kernel sets it). */
+ * its component's smallest node, in the component's topmost row of nodes:
+ * on a pixel forest (shift 0, fpitch the frame's pitch) its first pixel. */
 struct Forest {
   uint32_t *parent;
-  uint32_t *first;
   uint32_t *root_slot; /* the tiled tail's (forest_tiles.h) */
   uint8_t *info; /* BKE's information byte per block (Table 1) */
   int shift;
@@ -120,8 +114,8 @@ ForestImages gpuccl_forest_images(const GpucclParams *params,
 tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
                                     void *workspace, const Ha4Frame &f);
 
-/* Binarise into f.bits, label, give each root its first pixel (and, in
- * segments mode, leave f.L as HA4's border merging would): the launches
+/* Binarise into f.bits, label (and, in segments mode, leave f.L as HA4's
+ * border merging would): the launches
  * of one frame, on `stream`. No sync while `stream` captures a graph
  * (HYBRID3's loop becomes a WHILE node); outside a graph HYBRID3 syncs
  * once per round. */
@@ -138,27 +132,21 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
  * and the cuts into f.cuts. */
 cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream);
 
-/* Adapter 1, block forests: each pixel that can be its component's first
- * (no earlier neighbour in raster order is foreground) offers its address
- * to first[root] (atomicMin). */
-cudaError_t forest_launch_first_pixel(const Ha4Frame &f, const Forest &g,
-                                      cudaStream_t stream);
-
-/* Adapter 2 (segments mode, Stava-Benes' pixel forest): L at every piece
- * start = its root, the component's first pixel. */
+/* The segment links (segments mode, Stava-Benes' pixel forest): L at
+ * every piece start = its root, the component's first pixel. */
 cudaError_t forest_launch_segment_links(const Ha4Frame &f, const Forest &g,
                                         cudaStream_t stream);
 
-/* Adapter 3, segments mode, after HA4's root flags and id scan: value[id]
- * = the sample at each component's first pixel. */
+/* The segment values, after HA4's root flags and id scan: value[id] = the
+ * sample at each component's first pixel. */
 cudaError_t forest_launch_segment_values(const Ha4Frame &f,
                                          const uint32_t *offset,
                                          const uint32_t *rootmask,
                                          uint32_t *value, cudaStream_t stream);
 
 /* BUF (Alg. 2 of Allegretti et al.): Initialization, Merge, Compression.
- * Initialization (every node its own tree, a block forest's first[] =
- * UINT32_MAX) also gives HYBRID3 its initial labels on a pixel forest. */
+ * Initialization (every node its own tree) also gives HYBRID3 its initial
+ * labels on a pixel forest. */
 cudaError_t buf_launch_initialization(const Forest &g, cudaStream_t stream);
 cudaError_t buf_launch_merge(const Ha4Frame &f, const Forest &g,
                              cudaStream_t stream);

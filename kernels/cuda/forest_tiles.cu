@@ -4,21 +4,24 @@
  * Forest tiles runs tile labeling's agent (tile_labeling.cuh) with its
  * linking steps (3 to 5: first top neighbours, pointer jumping, extras)
  * replaced by the forest's answer: every run of the tile asks the forest
- * for its component's first pixel (the key), and runs of one key form one
- * piece whose root is its smallest run, as after step 5:
- *   - a key inside the tile is the first pixel of its component, so of the
- *     piece: its run is the piece's smallest, and every run of the key
- *     points at it directly (one shared load: run_of);
- *   - a key outside the tile belongs to a component that enters the tile
- *     across a seam, so the tile has at most one such key per seam pixel
+ * for its component's root, and runs of one root form one piece whose root
+ * is its smallest run, as after step 5:
+ *   - a root node inside the tile (its pixels are: tiles have even sides)
+ *     holds a foreground pixel of the piece, whose run stands for the
+ *     piece (one shared load: run_of); on a pixel forest the root is the
+ *     component's first pixel, so that run is the piece's smallest; on a
+ *     block forest a smaller run of the piece may start right of the root
+ *     block in its top row, so each run offers itself to the stand-in
+ *     (atomicMin), and every run takes the stand-in's answer;
+ *   - a root outside the tile belongs to a component that enters the tile
+ *     across a seam, so the tile has at most one such root per seam pixel
  *     (OPEN_CAP); a small hash table in shared memory gives each the
  *     smallest of its runs.
  * The agent's steps 6 to 9 then flag, rank and sum the pieces and write
  * them out as they do for HA4: a piece is closed when no run of it touches
- * a seam (then it is a whole component), open otherwise. Each open piece
- * that holds its component's first pixel (it lies in the topmost tile row
- * the component reaches, as blob records expects of a root) writes its slot
- * at root_slot[forest root], and open root links points every open piece
+ * a seam (then it is a whole component), open otherwise, keyed by its own
+ * first pixel. The open piece in whose tile the forest root lies writes
+ * its slot at root_slot[root], and open root links points every open piece
  * there: the forest did seam merging's work, so no seam pixel is written
  * for it; nothing else differs downstream. */
 #include "forest_tiles.h"
@@ -30,15 +33,19 @@ namespace {
 
 typedef LibraryShape S;
 
-/* The tile's foreign keys: fewer than OPEN_CAP (576), so the table keeps
+/* The tile's foreign roots: fewer than OPEN_CAP (576), so the table keeps
  * a free slot (it is at most 56 % full) and every probe ends. */
 constexpr int HASH_BITS = 10;
 constexpr uint32_t HASH_SLOTS = 1u << HASH_BITS;
 static_assert(HASH_SLOTS > (uint32_t)S::OPEN_CAP,
-              "hash table of foreign keys too small");
-/* A run's P while it waits for its foreign key's smallest run: the
- * table slot, flagged. */
-constexpr uint32_t FOREIGN = 0x80000000u;
+              "hash table of foreign roots too small");
+/* A run's P while it waits for its piece's smallest run: a foreign
+ * root's table slot, or the stand-in run of a root in the tile, flagged. */
+constexpr uint32_t FOREIGN = 0x80000000u, STAND_IN = 0x40000000u;
+static_assert(S::MAX_RUNS <= (int)STAND_IN, "run numbers beside the flags");
+static_assert(S::MAX_RUNS <= 32 * S::THREADS, "a thread's runs in a word");
+static_assert(S::W % 2 == 0 && S::H % 2 == 0,
+              "a 2x2 block lies in one tile");
 
 /* Root of the forest node of pixel (x, y). The forest is read only here
  * (its labeler finished): cached loads. */
@@ -51,23 +58,24 @@ __device__ __forceinline__ uint32_t forest_root(const ForestView &g,
   return n;
 }
 
-/* The tail's key (y * width + x) and the forest's address (y * pitch + x)
- * of a component's first pixel: a pixel forest's root itself
- * (forest_kernels.h). */
-__device__ __forceinline__ uint32_t first_address(const ForestView &g,
-                                                  uint32_t root)
+/* Pixel coordinates of a node's first pixel. */
+__device__ __forceinline__ uint2 node_origin(const ForestView &g, uint32_t n)
 {
-  return g.shift ? __ldg(g.first + root) : root;
+  return make_uint2(n % (uint32_t)g.fpitch << g.shift,
+                    n / (uint32_t)g.fpitch << g.shift);
 }
 
 /* Tile labeling's outputs for one tile of a labeled forest. The label
  * image is not the agent's (its pieces are another labeling's): see
- * forest_label_image_kernel. */
-struct ForestTiles {
+ * forest_label_image_kernel. LABELS: the label image follows, and takes
+ * every component's key from root_slot. */
+template <bool LABELS> struct ForestTiles {
   /* The agent's format and connectivity only choose how it binarises and
-   * which runs touch (steps 1 to 5), which this adapter does not run. */
+   * which runs touch (steps 1 to 5), which this adapter does not run; it
+   * numbers every run (finishing isolated runs from their words, as tile
+   * labeling does, saved no time here). */
   typedef TilePieces<S, GPUCCL_PIXEL_U8, false, LIBRARY_FCAP> Tile;
-  typedef Tile::Shared Shared;
+  typedef typename Tile::Shared Shared;
   static constexpr int NT = S::THREADS;
   static constexpr uint32_t FULL = 0xffffffffu;
   static_assert(sizeof(Shared::extra) >= 2 * HASH_SLOTS * sizeof(uint32_t),
@@ -109,14 +117,14 @@ struct ForestTiles {
     return B;
   }
 
-  /* The slot of a foreign key in the table (inserted if new), and r
-   * offered as the smallest run of the key. */
-  __device__ uint32_t insert(uint32_t key, uint32_t r)
+  /* The slot of a foreign root in the table (inserted if new), and r
+   * offered as the smallest run of the root. */
+  __device__ uint32_t insert(uint32_t root, uint32_t r)
   {
-    uint32_t h = (key * 2654435761u) >> (32 - HASH_BITS);
+    uint32_t h = (root * 2654435761u) >> (32 - HASH_BITS);
     for (;;) {
-      const uint32_t old = atomicCAS(hkey + h, NONE, key);
-      if (old == NONE || old == key)
+      const uint32_t old = atomicCAS(hkey + h, NONE, root);
+      if (old == NONE || old == root)
         break;
       h = (h + 1) & (HASH_SLOTS - 1);
     }
@@ -124,11 +132,26 @@ struct ForestTiles {
     return h;
   }
 
+  /* The run standing for the piece of root node (lx, ly) of the tile: the
+   * one holding the node's first foreground pixel (a 2x2 block's lie in
+   * one word, two rows). */
+  __device__ uint32_t stand_in(uint32_t lx, uint32_t ly) const
+  {
+    if (!g.shift)
+      return tl.run_of((int)ly, (int)lx);
+    uint32_t two = s.fg[ly][lx >> 5] >> (lx & 31) & 3u;
+    if (!two) {
+      ly++;
+      two = s.fg[ly][lx >> 5] >> (lx & 31) & 3u;
+    }
+    return tl.run_of((int)ly, (int)(lx + 1 - (two & 1u)));
+  }
+
   /* Steps 3 to 5 by the forest: every run's P is the smallest run of its
    * component in the tile; runs of pieces of several runs are PAIRED.
    * Whole warps go round together: on dense images most runs of a tile
-   * belong to one giant component, so the runs of one key in a warp send
-   * one atomic to its table slot and to its root's record, not one each. */
+   * belong to one giant component, so the runs of one root in a warp send
+   * one atomic to its table slot, not one each. */
   __device__ void group_by_component()
   {
     for (uint32_t i = tl.t; i < HASH_SLOTS; i += NT) {
@@ -137,36 +160,44 @@ struct ForestTiles {
     }
     __syncthreads();
     const uint32_t lane = tl.lane;
-    for (uint32_t r0 = tl.t - lane; r0 < tl.n_runs; r0 += NT) {
+    uint32_t offers = 0; /* bit k: run t + k * NT is before its stand-in */
+    for (uint32_t r0 = tl.t - lane, k = 0; r0 < tl.n_runs; r0 += NT, k++) {
       const uint32_t r = r0 + lane;
       const bool valid = r < tl.n_runs;
-      uint32_t key = NONE, lx = 0, ly = 0;
+      uint32_t root = NONE, lx = 0, ly = 0;
       if (valid) {
-        key = first_address(
-            g, forest_root(g, tl.gx0 + tl.run_a(r), tl.gy0 + tl.run_y(r)));
+        root = forest_root(g, tl.gx0 + tl.run_a(r), tl.gy0 + tl.run_y(r));
+        const uint2 o = node_origin(g, root);
         /* Outside the tile, these wrap past its size. */
-        lx = key % (uint32_t)g.pitch - tl.gx0;
-        ly = key / (uint32_t)g.pitch - tl.gy0;
+        lx = o.x - tl.gx0;
+        ly = o.y - tl.gy0;
       }
       const bool foreign =
           valid && !(lx < (uint32_t)S::W && ly < (uint32_t)S::H);
-      /* The lowest lane of a key holds its smallest run here. */
-      const uint32_t peers = __match_any_sync(FULL, foreign ? key : NONE);
+      /* The lowest lane of a root holds its smallest run here. */
+      const uint32_t peers = __match_any_sync(FULL, foreign ? root : NONE);
       const int leader = __ffs(peers) - 1;
       uint32_t h = 0;
       if (foreign && (int)lane == leader)
-        h = insert(key, r);
+        h = insert(root, r);
       h = __shfl_sync(FULL, h, leader);
-      if (valid)
-        s.P[r] = foreign ? FOREIGN | h : tl.run_of((int)ly, (int)lx);
+      if (valid) {
+        const uint32_t rep = foreign ? 0u : stand_in(lx, ly);
+        s.P[r] = foreign ? FOREIGN | h : rep == r ? r : STAND_IN | rep;
+        offers |= (uint32_t)(!foreign && r < rep) << k;
+      }
     }
     __syncthreads();
+    if (g.shift)
+      offer_to_stand_ins(offers);
     for (uint32_t r0 = tl.t - lane; r0 < tl.n_runs; r0 += NT) {
       const uint32_t r = r0 + lane;
       const bool valid = r < tl.n_runs;
       uint32_t p = valid ? s.P[r] : r;
-      if (valid && (p & FOREIGN)) {
-        p = hrep[p & ~FOREIGN];
+      /* A stand-in's own word holds no flag, and only flagged words are
+       * written here: no run reads a word that changes. */
+      if (valid && (p & (FOREIGN | STAND_IN))) {
+        p = p & FOREIGN ? hrep[p & ~FOREIGN] : s.P[p & ~STAND_IN];
         s.P[r] = p;
       }
       const bool linked = p != r;
@@ -175,6 +206,18 @@ struct ForestTiles {
       const uint32_t peers = __match_any_sync(FULL, linked ? p : NONE);
       if (linked && (int)lane == __ffs(peers) - 1)
         tl.mark_paired(p);
+    }
+    __syncthreads();
+  }
+
+  /* Block forests: the runs before their stand-in lower its word to the
+   * smallest of them. Their own words keep their flags, and are the only
+   * ones read here. */
+  __device__ void offer_to_stand_ins(uint32_t offers)
+  {
+    for (; offers; offers &= offers - 1) {
+      const uint32_t r = tl.t + (uint32_t)(__ffs(offers) - 1) * NT;
+      atomicMin(s.P + (s.P[r] & ~STAND_IN), r);
     }
     __syncthreads();
   }
@@ -194,28 +237,36 @@ struct ForestTiles {
     return true;
   }
 
-  /* Open pieces that hold their component's first pixel: their slot at
-   * the component's forest root. One piece per component does. */
+  /* The pieces in whose tile their component's forest root lies publish
+   * their open slots at the root, and with a label image to follow, closed
+   * ones their keys. One piece per component does. */
   __device__ void publish_root_slots()
   {
     for (uint32_t r = tl.t; r < tl.n_runs; r += NT) {
-      if (s.P[r] != r || !tl.flag(s.open, r))
+      if (s.P[r] != r)
+        continue;
+      const bool open = tl.flag(s.open, r);
+      if (!open && !LABELS)
         continue;
       const uint32_t x = tl.gx0 + tl.run_a(r), y = tl.gy0 + tl.run_y(r);
       const uint32_t root = forest_root(g, x, y);
-      if (first_address(g, root) == y * (uint32_t)g.pitch + x)
-        g.root_slot[root] = tl.open_slot(r);
+      const uint2 o = node_origin(g, root);
+      if (o.x - tl.gx0 < (uint32_t)S::W && o.y - tl.gy0 < (uint32_t)S::H)
+        g.root_slot[root] = open ? tl.open_slot(r)
+                                 : CLOSED_KEY | (y * f.image.width + x);
     }
   }
 };
 
+template <bool LABELS>
 __global__ void __launch_bounds__(S::THREADS)
     forest_tiles_kernel(Frame f, ForestView g)
 {
+  typedef ForestTiles<LABELS> Agent;
   extern __shared__ uint4 smem_raw[];
   wait_for_previous();
   allow_next();
-  ForestTiles a(*reinterpret_cast<ForestTiles::Shared *>(smem_raw), f, g);
+  Agent a(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f, g);
   if (!a.label_runs()) {
     a.tl.write_empty(nullptr); /* its counts and zero bitmaps */
     count_empty_tile(f);
@@ -247,7 +298,9 @@ __global__ void __launch_bounds__(LINK_THREADS)
 
 /* The label image (Alg. 5) after blob records: each foreground pixel gets
  * the id of its component's first pixel, background 0 (the image is never
- * cleared). One thread per pixel, a warp per 32 of a row. */
+ * cleared): a closed component's key from its root slot, an open one's
+ * from its root piece, which open merging gave the smallest key. One
+ * thread per pixel, a warp per 32 of a row. */
 __global__ void __launch_bounds__(256)
     forest_label_image_kernel(Frame f, ForestView g, uint32_t *labels)
 {
@@ -255,27 +308,30 @@ __global__ void __launch_bounds__(256)
   allow_next();
   const uint32_t x = blockIdx.x * 32 + threadIdx.x;
   const uint32_t y = blockIdx.y * 8 + threadIdx.y;
-  if (x >= (uint32_t)f.image.width || y >= (uint32_t)f.image.height)
+  const uint32_t w = (uint32_t)f.image.width;
+  if (x >= w || y >= (uint32_t)f.image.height)
     return;
   uint32_t id = 0;
   if (__ldg(g.bits + (size_t)y * g.words + x / 32) >> (x & 31) & 1u) {
-    const uint32_t key = first_address(g, forest_root(g, x, y));
-    id = (uint32_t)components_before<S>(f, key % (uint32_t)g.pitch,
-                                        key / (uint32_t)g.pitch) +
-         1;
+    const uint32_t slot = g.root_slot[forest_root(g, x, y)];
+    const uint32_t key =
+        slot & CLOSED_KEY ? slot & ~CLOSED_KEY : f.out.open.key[slot];
+    id = (uint32_t)components_before<S>(f, key % w, key / w) + 1;
   }
-  labels[(size_t)y * f.image.width + x] = id;
+  labels[(size_t)y * w + x] = id;
 }
 
 } /* namespace */
 
 cudaError_t launch_forest_tiles(const Frame &f, const ForestView &g,
-                                cudaStream_t stream)
+                                bool labels, cudaStream_t stream)
 {
-  constexpr size_t smem = sizeof(ForestTiles::Shared);
+  constexpr size_t smem = sizeof(ForestTiles<false>::Shared);
   static_assert(smem <= 48 * 1024, "tile shared memory over 48 KB");
-  return launch_dependent(forest_tiles_kernel, dim3(f.tiles_x, f.tiles_y),
-                          S::THREADS, smem, stream, f, g);
+  return launch_dependent(labels ? forest_tiles_kernel<true>
+                                 : forest_tiles_kernel<false>,
+                          dim3(f.tiles_x, f.tiles_y), S::THREADS, smem,
+                          stream, f, g);
 }
 
 cudaError_t launch_open_root_links(const Frame &f, const ForestView &g,
@@ -298,7 +354,7 @@ cudaError_t enqueue_forest_tail(const Frame &f, const ForestView &g,
                                 cudaStream_t stream)
 {
   cudaError_t e;
-  if ((e = launch_forest_tiles(f, g, stream)) ||
+  if ((e = launch_forest_tiles(f, g, labels != nullptr, stream)) ||
       (e = launch_open_root_links(f, g, stream)) ||
       (e = launch_open_merging(f, stream)) ||
       (e = launch_blob_records(f, blobs, stream)))

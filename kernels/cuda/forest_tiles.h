@@ -2,16 +2,14 @@
 /* The forest labelers (BUF, BKE, OUF, HYBRID3, Stava-Benes; forest_kernels.h)
  * on the tiled tail (tiled_kernels.h), binary mode.
  *
- * Once a forest labeler has labeled (and, on a block forest, adapter 1 has
- * given every root the address of its component's first pixel in raster
- * order, first[root]; a pixel forest's root is that address), three
- * kernels replace tile labeling and seam merging:
+ * Once a forest labeler has labeled, three kernels replace tile labeling
+ * and seam merging:
  *
  *   forest tiles     per tile, exactly what tile labeling writes
  *                    (TileOutputs), but with the pixels of a tile grouped
  *                    by component (the forest's), not by connectivity
- *                    inside the tile; each open piece that holds its
- *                    component's first pixel publishes its slot at
+ *                    inside the tile; the piece in whose tile its
+ *                    component's forest root lies publishes its slot at
  *                    root_slot[forest root]
  *   open root links  every open piece's parent = its component's root
  *                    slot (instead of seam merging)
@@ -21,7 +19,10 @@
  * (all three in forest_tiles.cu)
  *
  * so the frame's features, ids and blob table come from one tail for every
- * labeler. */
+ * labeler. A forest root is its component's smallest node, so it lies in
+ * the topmost tile row the component reaches: the row of its first pixel,
+ * where blob records expects an open component's root; open merging gives
+ * that root the first pixel, the smallest of its pieces' keys. */
 #ifndef GPUCCL_FOREST_TILES_H
 #define GPUCCL_FOREST_TILES_H
 
@@ -32,19 +33,24 @@
 namespace tile {
 
 /* A labeled forest as the tail's adapter reads it: pixel (x, y) is node
- * (y >> shift) * fpitch + (x >> shift) (shift 1: 2x2 blocks); the address
- * y * pitch + x of the component's first pixel is first[root] in a block
- * forest, root itself in a pixel forest (forest_kernels.h); bits is the
- * bitmask image the forest labeled (`words` words per row). root_slot has
- * a word per node, written before it is read in every frame. */
+ * (y >> shift) * fpitch + (x >> shift) (shift 1: 2x2 blocks), and every
+ * link points at a smaller node of the component (forest_kernels.h); bits
+ * is the bitmask image the forest labeled (`words` words per row).
+ * root_slot has a word per node, written before it is read in every
+ * frame: at a component's root, its root piece's open slot, or for a
+ * closed component when a label image follows, CLOSED_KEY | its first
+ * pixel's key (y * width + x). */
 struct ForestView {
   const uint32_t *parent;
-  const uint32_t *first;
   const uint32_t *bits;
   uint32_t *root_slot;
-  int shift, fpitch;
-  int pitch, words;
+  int shift, fpitch, words;
 };
+
+constexpr uint32_t CLOSED_KEY = 0x80000000u;
+static_assert((unsigned long long)GPUCCL_MAX_SIDE * GPUCCL_MAX_SIDE <=
+                  CLOSED_KEY,
+              "a pixel's key beside the closed flag");
 
 /* The tail of a frame a forest labeler labeled, after its kernels on the
  * same stream: forest tiles, open root links, open merging, blob records,
@@ -54,9 +60,10 @@ cudaError_t enqueue_forest_tail(const Frame &f, const ForestView &g,
                                 GpucclBlob *blobs, uint32_t *labels,
                                 cudaStream_t stream);
 
-/* The steps, for the tests. */
+/* The steps, for the tests; forest tiles with `labels` when the label
+ * image follows (closed components publish their keys for it). */
 cudaError_t launch_forest_tiles(const Frame &f, const ForestView &g,
-                                cudaStream_t stream);
+                                bool labels, cudaStream_t stream);
 cudaError_t launch_open_root_links(const Frame &f, const ForestView &g,
                                    cudaStream_t stream);
 cudaError_t launch_forest_label_image(const Frame &f, const ForestView &g,

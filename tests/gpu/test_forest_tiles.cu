@@ -2,18 +2,20 @@
 // The forest labelers on the tiled tail (kernels/cuda/forest_tiles.h), step
 // by step against OpenCV's labeling of the whole image (tests/common/
 // oracle.h), for every forest algorithm and each connectivity it supports:
-//  - the labeled forest: each pixel's root gives its component's first
-//    pixel (the root itself on a pixel forest, first[root] on a block one);
+//  - the labeled forest: each pixel's root is its component's smallest node
+//    (on a pixel forest its first pixel);
 //  - forest tiles: a tile's pieces are its pixels grouped by component, one
 //    piece per component present (area, sums, box and first pixel of its
 //    pixels in the tile); a piece is open iff one of its pixels lies on a
 //    seam (a tile border with a neighbour tile), closed pieces are staged
 //    with their first pixels in the start bitmap;
-//  - open root links: every open piece's parent is the open piece holding
-//    its component's first pixel, and that one's parent is itself;
+//  - open root links: every open piece's parent is its component's open
+//    piece in the tile of the forest root, and that one's parent is itself;
 //  - open merging, blob records, label image: each root holds its whole
 //    component, the table (with and without an area filter) and the label
-//    image are the whole image's.
+//    image are the whole image's;
+// without a label image to follow and with one (closed components then
+// publish their keys at their roots).
 // Exit 77 without a usable CUDA device.
 #include <algorithm>
 #include <cstdio>
@@ -53,7 +55,6 @@ static void add_pixel(Piece &p, uint64_t key, uint32_t x, uint32_t y)
 struct Oracle {
   std::vector<uint32_t> labels;
   std::vector<OracleStats> stats;
-  std::vector<uint64_t> first;
   long n = 0;
   Oracle(const std::vector<uint8_t> &img, int w, int h, int conn)
       : labels((size_t)w * h)
@@ -66,10 +67,6 @@ struct Oracle {
       exit(1);
     }
     oracle_stats_from_labels(labels.data(), w, h, (uint32_t)n, stats.data());
-    first.assign((size_t)n, UINT64_MAX);
-    for (size_t i = labels.size(); i-- > 0;)
-      if (labels[i])
-        first[labels[i] - 1] = i;
   }
 };
 
@@ -83,17 +80,28 @@ struct Run {
   tile::ForestView g{};
 };
 
-// The labeled forest, before the tail: every pixel's root gives its
-// component's first pixel, as the root itself on a pixel forest (every link
-// points at a smaller node) or, on a block forest, as first[root] (adapter
-// 1).
-static void check_first_pixels(const Run &r)
+// Each component's smallest forest node.
+static std::vector<uint32_t> smallest_nodes(const Run &r)
+{
+  const tile::ForestView &g = r.g;
+  std::vector<uint32_t> least((size_t)r.whole.n, UINT32_MAX);
+  for (int y = 0; y < r.h; y++)
+    for (int x = 0; x < r.w; x++)
+      if (const uint32_t l = r.whole.labels[(size_t)y * r.w + x])
+        least[l - 1] = std::min(
+            least[l - 1],
+            (uint32_t)((y >> g.shift) * g.fpitch + (x >> g.shift)));
+  return least;
+}
+
+// The labeled forest, before the tail: every pixel's root is its
+// component's smallest node (every link points at a smaller node), which
+// the tail takes for the component's topmost tile row.
+static void check_roots(const Run &r, const std::vector<uint32_t> &least)
 {
   const tile::ForestView &g = r.g;
   const int rows = (r.h + (1 << g.shift) - 1) >> g.shift;
   const auto parent = down(g.parent, (size_t)rows * g.fpitch);
-  const auto first = g.shift ? down(g.first, parent.size())
-                             : std::vector<uint32_t>();
   for (int y = 0; y < r.h; y++)
     for (int x = 0; x < r.w; x++) {
       const uint32_t l = r.whole.labels[(size_t)y * r.w + x];
@@ -102,12 +110,9 @@ static void check_first_pixels(const Run &r)
       uint32_t n = (uint32_t)((y >> g.shift) * g.fpitch + (x >> g.shift));
       for (int hops = 0; parent[n] != n && hops < r.w * r.h; hops++)
         n = parent[n];
-      const uint64_t k = r.whole.first[l - 1];
-      const uint32_t want = (uint32_t)(k / r.w * g.pitch + k % r.w);
-      const uint32_t got = g.shift ? first[n] : n;
-      EXPECT(got == want,
-             "%s %dx%d c%d: pixel (%d, %d) has root %u, first pixel %u, want %u",
-             r.name, r.w, r.h, r.conn, x, y, n, got, want);
+      EXPECT(n == least[l - 1],
+             "%s %dx%d c%d: pixel (%d, %d) has root %u, its component's smallest node is %u",
+             r.name, r.w, r.h, r.conn, x, y, n, least[l - 1]);
     }
 }
 
@@ -169,16 +174,21 @@ static std::vector<uint32_t> open_slots(const Run &r)
   return slots;
 }
 
-static void check_root_links(const Run &r)
+static void check_root_links(const Run &r, const std::vector<uint32_t> &least)
 {
+  const tile::ForestView &g = r.g;
   const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
   auto parent = down(r.f.out.open.parent, cap), key = down(r.f.out.open.key, cap);
   for (uint32_t p : open_slots(r)) {
     const uint32_t q = parent[p];
     const uint32_t l = r.whole.labels[key[p]];
-    EXPECT(q < cap && parent[q] == q && key[q] == r.whole.first[l - 1],
-           "%s %dx%d c%d: open piece %u (component %u) links to %u, not to its first pixel's",
-           r.name, r.w, r.h, r.conn, p, l, q);
+    const uint32_t root = least[l - 1];
+    const uint32_t tx = (root % g.fpitch << g.shift) / S::W;
+    const uint32_t ty = (root / g.fpitch << g.shift) / S::H;
+    EXPECT(q < cap && parent[q] == q && r.whole.labels[key[q]] == l &&
+               q / S::OPEN_CAP == ty * r.f.tiles_x + tx,
+           "%s %dx%d c%d: open piece %u (component %u) links to %u, not to its piece in tile %u,%u",
+           r.name, r.w, r.h, r.conn, p, l, q, tx, ty);
   }
 }
 
@@ -222,6 +232,8 @@ static void check_table_and_labels(const Run &r, const uint32_t *d_labels,
            "%s %dx%d c%d: blob %zu (id %u, area %u) is not component %ld", r.name, r.w, r.h,
            r.conn, k, q.id, q.area, want[k] + 1);
   }
+  if (!d_labels)
+    return;
   auto labels = down(d_labels, (size_t)r.w * r.h);
   EXPECT(labels == whole.labels, "%s %dx%d c%d: label image differs", r.name, r.w, r.h,
          r.conn);
@@ -261,7 +273,8 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
   Hybrid3Rounds *report = nullptr;
   CK(cudaMallocHost(&report, sizeof *report));
   const ForestLoopEnv loop{report, 0};
-  for (int filtered = 0; filtered < 2; filtered++) {
+  for (int pass = 0; pass < 3; pass++) {
+    const bool filtered = pass == 2, labels = pass != 0;
     const uint32_t min_area = filtered ? 3 : 0, max_area = filtered ? 60 : 0;
     CK(gpuccl_forest_launch_labeling(hf, alg, ws, loop, 0));
     r.f = r.b.frame;
@@ -273,18 +286,21 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
     r.f.image.threshold = 127;
     r.f.filter = tile::Filter{min_area, max_area};
     r.f.conn8 = conn == 8;
-    if (!filtered)
-      check_first_pixels(r);
-    CK(tile::launch_forest_tiles(r.f, r.g, 0));
+    const std::vector<uint32_t> least = smallest_nodes(r);
+    if (pass == 0)
+      check_roots(r, least);
+    CK(tile::launch_forest_tiles(r.f, r.g, labels, 0));
     if (!filtered)
       check_forest_tiles(r);
     CK(tile::launch_open_root_links(r.f, r.g, 0));
-    check_root_links(r);
+    check_root_links(r, least);
     CK(tile::launch_open_merging(r.f, 0));
     check_open_merging(r);
     CK(tile::launch_blob_records(r.f, r.b.blobs, 0));
-    CK(tile::launch_forest_label_image(r.f, r.g, d_labels, 0));
-    check_table_and_labels(r, d_labels, min_area, max_area);
+    if (labels)
+      CK(tile::launch_forest_label_image(r.f, r.g, d_labels, 0));
+    check_table_and_labels(r, labels ? d_labels : nullptr, min_area,
+                           max_area);
     CK(cudaDeviceSynchronize());
   }
   tile::buffers_free(r.b, dfree);
