@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* OUF Kernel 1, local union-find merge with coarse labeling (Chen et al.
- * 2017): a 32 x 16 tile in shared memory. Row scan and column scan
- * link each foreground pixel to its left, then its upper, neighbour's
- * label (always a smaller index, so a forest); row-column unification
- * shortens the chains; local union-find (shared-memory atomicMin) then
- * joins every left and upper (and, 8-connected, diagonal) pair; the local
- * root becomes a global pixel address. Unlike the paper's scans, each
- * reads its neighbour before anyone writes (a barrier between), so the
- * coarse labels do not depend on thread timing. 8-connectivity (diagonal
- * unions here and across tile borders) is our extension of the paper's
- * 4-connected method. */
+ * 2017): a 32 x 16 tile in shared memory. The row scan gives each
+ * foreground pixel its run's first pixel as label (the paper follows left
+ * neighbours one by one; here a warp is a tile row, and its ballot finds
+ * the run starts at once); local union-find (shared-memory atomicMin) then
+ * joins each run with the runs above it that it touches; the local root
+ * becomes a global pixel address. One union per run above a run touches,
+ * at the first pixel of the run that touches it: where the pixel to the
+ * left touches the same run, that pixel's union covers it. 8-connectivity
+ * (diagonal unions here and across tile borders) is our extension of the
+ * paper's 4-connected method. */
 #include "block_mask.cuh"
 
 #define OUF_TW 32
@@ -43,46 +43,54 @@ __device__ __forceinline__ void ouf_union(volatile int *lab, int a, int b)
   }
 }
 
+/* Local union-find: pixel tid (in row `row` of the tile, `above` the row
+ * above it) unions its run with the runs above that it is the first of its
+ * run to touch. */
+__device__ __forceinline__ void ouf_union_above(volatile int *lab, int tid,
+                                                int tx, uint32_t row,
+                                                uint32_t above, bool conn8)
+{
+  const bool left = tx > 0 && (row >> (tx - 1) & 1u);
+  const bool ul = tx > 0 && (above >> (tx - 1) & 1u);
+  const bool up = above >> tx & 1u;
+  const bool ur = tx + 1 < OUF_TW && (above >> (tx + 1) & 1u);
+  if (!conn8) {
+    if (up && !(left && ul))
+      ouf_union(lab, tid, tid - OUF_TW);
+    return;
+  }
+  if (left) { /* only a run above that starts up right is new to it */
+    if (ur && !up)
+      ouf_union(lab, tid, tid - OUF_TW + 1);
+  } else if (up) { /* up left and up right are in that run */
+    ouf_union(lab, tid, tid - OUF_TW);
+  } else {
+    if (ul)
+      ouf_union(lab, tid, tid - OUF_TW - 1);
+    if (ur)
+      ouf_union(lab, tid, tid - OUF_TW + 1);
+  }
+}
+
 __global__ void __launch_bounds__(OUF_TW *OUF_TH)
     ouf_local_merge(Ha4Frame f, Forest g)
 {
+  static_assert(OUF_TW == 32, "a warp is a tile row");
   __shared__ volatile int lab[OUF_TW * OUF_TH];
-  __shared__ bool fg[OUF_TW * OUF_TH];
+  __shared__ uint32_t rows[OUF_TH];
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * OUF_TW + tx;
   const int x = blockIdx.x * OUF_TW + tx, y = blockIdx.y * OUF_TH + ty;
   const bool me = pixel_fg(f, x, y);
-  fg[tid] = me;
-  __syncthreads();
-  const bool left = tx > 0 && me && fg[tid - 1];
-  const bool up = ty > 0 && me && fg[tid - OUF_TW];
   /* Row scan. */
-  lab[tid] = left ? tid - 1 : tid;
+  const uint32_t row = __ballot_sync(0xffffffffu, me);
+  const uint32_t starts = row & ~(row << 1);
+  lab[tid] = me ? ty * OUF_TW + 31 - __clz(starts & (0xffffffffu >> (31 - tx)))
+               : tid;
+  if (tx == 0)
+    rows[ty] = row;
   __syncthreads();
-  /* Column scan. */
-  const int l = up ? lab[tid - OUF_TW] : lab[tid];
-  __syncthreads();
-  lab[tid] = l;
-  __syncthreads();
-  /* Row-column unification: every chain walked before any is shortened
-   * (the paper overlaps them; a barrier keeps racecheck quiet). */
-  int t = tid;
-  while (t != lab[t])
-    t = lab[t];
-  __syncthreads();
-  lab[tid] = t;
-  __syncthreads();
-  /* Local union-find. */
-  if (left)
-    ouf_union(lab, tid, tid - 1);
-  __syncthreads();
-  if (up)
-    ouf_union(lab, tid, tid - OUF_TW);
-  if (f.conn8 && me && ty > 0) {
-    if (tx > 0 && fg[tid - OUF_TW - 1])
-      ouf_union(lab, tid, tid - OUF_TW - 1);
-    if (tx + 1 < OUF_TW && fg[tid - OUF_TW + 1])
-      ouf_union(lab, tid, tid - OUF_TW + 1);
-  }
+  if (me && ty > 0)
+    ouf_union_above(lab, tid, tx, row, rows[ty - 1], f.conn8);
   __syncthreads();
   if (x >= f.width || y >= f.height)
     return;
