@@ -21,10 +21,11 @@
  * them out as they do for HA4: a piece is closed when no run of it touches
  * a seam (then it is a whole component), open otherwise, keyed by its own
  * first pixel. The open piece in whose tile the forest root lies writes
- * its slot at root_slot[root], and open root links points every open piece
- * there: the forest did seam merging's work, so no seam pixel is written
- * for it; nothing else differs downstream. */
+ * its slot at root_slot[root], and open merging takes it as the root of
+ * every open piece of the component: the forest did seam merging's work,
+ * so no seam pixel is written for it; nothing else differs downstream. */
 #include "forest_tiles.h"
+#include "open_merging.cuh"
 #include "tile_pieces.cuh"
 
 namespace tile {
@@ -277,23 +278,30 @@ __global__ void __launch_bounds__(S::THREADS)
   a.tl.write_counts(a.tl.count_open());
 }
 
-constexpr int LINK_THREADS = 128;
+/* An open piece's root from the forest: the root slot of its component's
+ * forest root, found from any pixel of the piece. The key read may be the
+ * root piece's while another tile lowers it: either is a pixel of the
+ * component. */
+struct ForestRoots {
+  const ForestView g;
+  const OpenPieces o;
+  const uint32_t width;
+  __device__ uint32_t operator()(uint32_t p) const
+  {
+    const uint32_t key = o.key[p];
+    return g.root_slot[forest_root(g, key % width, key / width)];
+  }
+};
 
-/* Seam merging's result from the forest: each open piece of tile
- * blockIdx.x links to its component's root slot (the root's own link is
- * itself), so every tree is one level deep. */
-__global__ void __launch_bounds__(LINK_THREADS)
-    open_root_links_kernel(Frame f, ForestView g)
+/* Open merging with the forest's roots (seam merging's work, done by the
+ * forest): every open piece of tile blockIdx.x joins its component's root
+ * slot directly. */
+__global__ void __launch_bounds__(OPEN_THREADS)
+    forest_open_merging_kernel(Frame f, ForestView g)
 {
   wait_for_previous();
   allow_next();
-  const OpenPieces &o = f.out.open;
-  const uint32_t t = blockIdx.x, n = f.out.n_open[t];
-  const uint32_t w = (uint32_t)f.image.width;
-  for (uint32_t i = threadIdx.x; i < n; i += LINK_THREADS) {
-    const uint32_t p = t * S::OPEN_CAP + i, key = o.key[p];
-    o.parent[p] = g.root_slot[forest_root(g, key % w, key / w)];
-  }
+  open_merging(f, ForestRoots{g, f.out.open, (uint32_t)f.image.width});
 }
 
 /* The label image (Alg. 5) after blob records: each foreground pixel gets
@@ -334,11 +342,11 @@ cudaError_t launch_forest_tiles(const Frame &f, const ForestView &g,
                           stream, f, g);
 }
 
-cudaError_t launch_open_root_links(const Frame &f, const ForestView &g,
-                                   cudaStream_t stream)
+cudaError_t launch_forest_open_merging(const Frame &f, const ForestView &g,
+                                      cudaStream_t stream)
 {
-  return launch_dependent(open_root_links_kernel, f.tiles_x * f.tiles_y,
-                          LINK_THREADS, 0, stream, f, g);
+  return launch_dependent(forest_open_merging_kernel, f.tiles_x * f.tiles_y,
+                          OPEN_THREADS, 0, stream, f, g);
 }
 
 cudaError_t launch_forest_label_image(const Frame &f, const ForestView &g,
@@ -355,8 +363,7 @@ cudaError_t enqueue_forest_tail(const Frame &f, const ForestView &g,
 {
   cudaError_t e;
   if ((e = launch_forest_tiles(f, g, labels != nullptr, stream)) ||
-      (e = launch_open_root_links(f, g, stream)) ||
-      (e = launch_open_merging(f, stream)) ||
+      (e = launch_forest_open_merging(f, g, stream)) ||
       (e = launch_blob_records(f, blobs, stream)))
     return e;
   return labels ? launch_forest_label_image(f, g, labels, stream)

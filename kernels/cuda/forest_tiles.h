@@ -2,8 +2,8 @@
 /* The forest labelers (BUF, BKE, OUF, HYBRID3, Stava-Benes; forest_kernels.h)
  * on the tiled tail (tiled_kernels.h), binary mode.
  *
- * Once a forest labeler has labeled, three kernels replace tile labeling
- * and seam merging:
+ * Once a forest labeler has labeled, these kernels replace tile labeling,
+ * seam merging and open merging's root search:
  *
  *   forest tiles     per tile, exactly what tile labeling writes
  *                    (TileOutputs), but with the pixels of a tile grouped
@@ -11,9 +11,9 @@
  *                    inside the tile; the piece in whose tile its
  *                    component's forest root lies publishes its slot at
  *                    root_slot[forest root]
- *   open root links  every open piece's parent = its component's root
- *                    slot (instead of seam merging)
- *   ... open merging and blob records (tiled_kernels.h), unchanged ...
+ *   open merging     open_merging.cuh, each open piece's root the slot at
+ *                    its component's forest root
+ *   ... blob records (tiled_kernels.h), unchanged ...
  *   label image      each pixel: the id of its component's first pixel
  *                    (components_before), only when asked for
  * (all three in forest_tiles.cu)
@@ -53,8 +53,8 @@ static_assert((unsigned long long)GPUCCL_MAX_SIDE * GPUCCL_MAX_SIDE <=
               "a pixel's key beside the closed flag");
 
 /* The tail of a frame a forest labeler labeled, after its kernels on the
- * same stream: forest tiles, open root links, open merging, blob records,
- * and the label image when labels is not NULL. f as for enqueue_frame
+ * same stream: forest tiles, open merging, blob records, and the label
+ * image when labels is not NULL. f as for enqueue_frame
  * (tiled_frame.h), blobs its table. */
 cudaError_t enqueue_forest_tail(const Frame &f, const ForestView &g,
                                 GpucclBlob *blobs, uint32_t *labels,
@@ -64,8 +64,8 @@ cudaError_t enqueue_forest_tail(const Frame &f, const ForestView &g,
  * image follows (closed components publish their keys for it). */
 cudaError_t launch_forest_tiles(const Frame &f, const ForestView &g,
                                 bool labels, cudaStream_t stream);
-cudaError_t launch_open_root_links(const Frame &f, const ForestView &g,
-                                   cudaStream_t stream);
+cudaError_t launch_forest_open_merging(const Frame &f, const ForestView &g,
+                                      cudaStream_t stream);
 cudaError_t launch_forest_label_image(const Frame &f, const ForestView &g,
                                       uint32_t *labels, cudaStream_t stream);
 

@@ -9,11 +9,11 @@
 //    pixels in the tile); a piece is open iff one of its pixels lies on a
 //    seam (a tile border with a neighbour tile), closed pieces are staged
 //    with their first pixels in the start bitmap;
-//  - open root links: every open piece's parent is its component's open
-//    piece in the tile of the forest root, and that one's parent is itself;
-//  - open merging, blob records, label image: each root holds its whole
-//    component, the table (with and without an area filter) and the label
-//    image are the whole image's;
+//  - open merging: every open piece's parent is its component's open piece
+//    in the tile of the forest root, whose parent is itself and which holds
+//    the whole component;
+//  - blob records, label image: the table (with and without an area
+//    filter) and the label image are the whole image's;
 // without a label image to follow and with one (closed components then
 // publish their keys at their roots).
 // Exit 77 without a usable CUDA device.
@@ -292,9 +292,8 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
     CK(tile::launch_forest_tiles(r.f, r.g, labels, 0));
     if (!filtered)
       check_forest_tiles(r);
-    CK(tile::launch_open_root_links(r.f, r.g, 0));
+    CK(tile::launch_forest_open_merging(r.f, r.g, 0));
     check_root_links(r, least);
-    CK(tile::launch_open_merging(r.f, 0));
     check_open_merging(r);
     CK(tile::launch_blob_records(r.f, r.b.blobs, 0));
     if (labels)
