@@ -32,6 +32,19 @@ __global__ void __launch_bounds__(SB_TILE *SB_TILE)
   val[tid] = me;
   int label = tid;
   __syncthreads();
+  /* The connected neighbours in the tile, bit (dy + 1) * 3 + dx + 1: the
+   * values do not change, so they are compared once, not every pass. */
+  uint32_t connected = 0;
+  if (me)
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        if ((dx == 0 && dy == 0) || (!f.conn8 && dx != 0 && dy != 0))
+          continue;
+        const int nx = tx + dx, ny = ty + dy;
+        if (nx >= 0 && ny >= 0 && nx < SB_TILE && ny < SB_TILE &&
+            val[ny * SB_TILE + nx] == me)
+          connected |= 1u << ((dy + 1) * 3 + dx + 1);
+      }
   for (;;) {
     /* Pass 1. */
     lab[tid] = label;
@@ -39,18 +52,10 @@ __global__ void __launch_bounds__(SB_TILE *SB_TILE)
       changed = 0;
     __syncthreads();
     int nl = label;
-    if (me)
-      for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++) {
-          if ((dx == 0 && dy == 0) || (!f.conn8 && dx != 0 && dy != 0))
-            continue;
-          const int nx = tx + dx, ny = ty + dy;
-          if (nx < 0 || ny < 0 || nx >= SB_TILE || ny >= SB_TILE)
-            continue;
-          const int n = ny * SB_TILE + nx;
-          if (val[n] == me)
-            nl = min(nl, lab[n]);
-        }
+    for (uint32_t m = connected; m; m &= m - 1) {
+      const int k = __ffs(m) - 1;
+      nl = min(nl, lab[tid + (k / 3 - 1) * SB_TILE + k % 3 - 1]);
+    }
     __syncthreads();
     if (nl < label) {
       atomicMin(const_cast<int *>(lab) + label, nl);
