@@ -47,8 +47,8 @@ cuda-ouf-dev,cuda-hybrid3-dev,cuda-stava-benes-dev,npp-label+compress,npp-label
 fi
 
 if [ "${GRID:-0}" = 1 ] || [ "${GRID:-0}" = only ]; then
-  algos=cuda-ha4-dev,cuda-ha4-64-dev,cuda-ouf-dev,cuda-stava-benes-dev,\
-cuda-hybrid3-dev,npp-label+compress,npp-label
+  algos=cuda-ha4-dev,cuda-ouf-dev,cuda-stava-benes-dev,cuda-hybrid3-dev,\
+npp-label+compress,npp-label
   step grid-8 60 --size 2048x2048 --connectivity 8 --reps 5 \
     --densities 0:100:10 --granularities 1,2,4,8,16 \
     --runners "$algos,cuda-buf-dev,cuda-buf-ic-dev,cuda-bke-dev,cuda-bke-ic-dev"
