@@ -16,9 +16,10 @@
  * tail (ha4_kernels.h): the segment links point every piece start of f.L
  * at its first pixel (pieces also start at the cuts), then root flags, an
  * id scan, features, the blob table, and the segment values give each
- * component its value (Ha4Features::value). The tiled tail cannot take it: its runs are
- * runs of set bits (a segment's run ends at a cut), and a tile holds up to
- * a component per pixel where its closed records have room for half.
+ * component its value (Ha4Features::value). The tiled tail cannot take
+ * it: its runs are runs of set bits (a segment's run ends at a cut), and a
+ * tile holds up to a component per pixel where its closed records have
+ * room for half.
  *
  * cuda_frame.cu calls only the gpuccl_forest_* functions below and,
  * in segments mode, forest_launch_segment_values. */
@@ -115,10 +116,9 @@ tile::ForestView gpuccl_forest_view(GpucclAlgorithm algorithm,
                                     void *workspace, const Ha4Frame &f);
 
 /* Binarise into f.bits, label (and, in segments mode, leave f.L as HA4's
- * border merging would): the launches
- * of one frame, on `stream`. No sync while `stream` captures a graph
- * (HYBRID3's loop becomes a WHILE node); outside a graph HYBRID3 syncs
- * once per round. */
+ * border merging would): the launches of one frame, on `stream`. No sync
+ * while `stream` captures a graph (HYBRID3's loop becomes a WHILE node);
+ * outside a graph HYBRID3 syncs once per round. */
 cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
                                           GpucclAlgorithm algorithm,
                                           void *workspace,
@@ -161,9 +161,10 @@ cudaError_t bke_launch_initialization(const Ha4Frame &f, const Forest &g,
                                       cudaStream_t stream);
 cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
 
-/* Optimized union-find (Chen et al. 2017): Kernel 1 local merge with
- * row-column coarse labeling in shared memory, Kernel 2 boundary analysis
- * (tile-border pixels only); its Link is the Compress of
+/* Optimized union-find (Chen et al. 2017): Kernel 1 local merge in shared
+ * memory (the row scan by warp ballot: each pixel's label is its run's
+ * first pixel; then one union per run above a run touches), Kernel 2
+ * boundary analysis (tile-border pixels only); its Link is the Compress of
  * buf_launch_compression. */
 cudaError_t ouf_launch_local_merge(const Ha4Frame &f, const Forest &g,
                                    cudaStream_t stream);

@@ -71,9 +71,9 @@ __device__ __forceinline__ void open_merging(const Frame &f, const Roots &roots)
     if (i < n)
       r = roots(p);
     if (counts_roots) {
-      const uint32_t roots = __popc(__ballot_sync(0xffffffffu, r == p));
-      if (lane == 0 && roots) /* no one waits for it in this kernel */
-        atomicAdd(f.out.n_open_roots + t, roots);
+      const uint32_t n_roots = __popc(__ballot_sync(0xffffffffu, r == p));
+      if (lane == 0 && n_roots) /* no one waits for it in this kernel */
+        atomicAdd(f.out.n_open_roots + t, n_roots);
     }
     bool adds = i < n && r != p; /* a piece to add into its root */
     const unsigned adding = __ballot_sync(0xffffffffu, adds);

@@ -6,8 +6,8 @@
  *                    then Alg. 4 on the open pieces of
  *                    each seam, by the tile that
  *                    finishes second (seam_merging.cuh)
- *   open merging     Alg. 6 for open pieces: partial     open_pieces.cu
- *                    features into their root
+ *   open merging     Alg. 6 for open pieces: partial     open_pieces.cu,
+ *                    features into their root            open_merging.cuh
  *   blob records     beyond the paper: ids in raster     blob_records.cu
  *                    order (decoupled look-back over
  *                    bands of tiles), the blob table

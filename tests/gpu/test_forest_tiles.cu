@@ -174,7 +174,7 @@ static std::vector<uint32_t> open_slots(const Run &r)
   return slots;
 }
 
-static void check_root_links(const Run &r, const std::vector<uint32_t> &least)
+static void check_open_roots(const Run &r, const std::vector<uint32_t> &least)
 {
   const tile::ForestView &g = r.g;
   const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
@@ -187,7 +187,7 @@ static void check_root_links(const Run &r, const std::vector<uint32_t> &least)
     const uint32_t ty = (root / g.fpitch << g.shift) / S::H;
     EXPECT(q < cap && parent[q] == q && r.whole.labels[key[q]] == l &&
                q / S::OPEN_CAP == ty * r.f.tiles_x + tx,
-           "%s %dx%d c%d: open piece %u (component %u) links to %u, not to its piece in tile %u,%u",
+           "%s %dx%d c%d: open piece %u (component %u) has root %u, not its piece in tile %u,%u",
            r.name, r.w, r.h, r.conn, p, l, q, tx, ty);
   }
 }
@@ -293,7 +293,7 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
     if (!filtered)
       check_forest_tiles(r);
     CK(tile::launch_forest_open_merging(r.f, r.g, 0));
-    check_root_links(r, least);
+    check_open_roots(r, least);
     check_open_merging(r);
     CK(tile::launch_blob_records(r.f, r.b.blobs, 0));
     if (labels)
