@@ -96,12 +96,44 @@ GPUCCL_HOST_DEVICE static inline unsigned gpuccl_motion_diff(unsigned s,
 }
 
 /* B + rate * (s - B): the step (d * rate + 32768) >> 16 of the signed
- * fixed-point difference d, an arithmetic shift (rounded half up), which
- * is what gpuccl.h defines. Computed on |d| so that 8-bit samples need no
- * 64-bit product (|d| < 2^16 and rate < 2^16: the product and its
- * rounding fit 32 bits): for d < 0 the step is -((|d| * rate + 32767) >>
- * 16), the same floor. Rate 1 copies the sample. The result lies between B
- * and s << shift, so it never leaves the model's type. */
+ * fixed-point difference d = (s << shift) - B, an arithmetic shift
+ * (rounded half up), which is what gpuccl.h defines. One 32 x 32 -> 64-bit
+ * multiply whose high half is the step: with R = rate << 16,
+ * (x * rate + 32768) >> 16 is the high word of x * R + 2^31. Rate 0 keeps
+ * B. The result lies between B and s << shift, so it never leaves the
+ * model's type.
+ *
+ * 8-bit samples, rate < 1, the target s << 8 given: |d| < 2^16, so u = d
+ * + 2^16 is positive, and the step of u is the step of d plus rate,
+ * exactly (2^16 * rate is a whole number of steps): no sign to branch on. */
+GPUCCL_HOST_DEVICE static inline uint32_t
+gpuccl_motion_step8(uint32_t target, uint32_t b, uint32_t rate)
+{
+  const uint32_t u = target + 65536u - b;
+  return b + (uint32_t)(((uint64_t)u * (rate << 16) + 0x80000000u) >> 32) -
+         rate;
+}
+
+/* Either shift, rate < 1. U16 samples: |d| < 2^32, so the step is taken
+ * on |d|; for d < 0 it is -((|d| * rate + 32767) >> 16), the same floor.
+ * Selects, not branches: pixels side by side take either side. */
+GPUCCL_HOST_DEVICE static inline uint32_t gpuccl_motion_step(unsigned s,
+                                                             uint32_t b,
+                                                             uint32_t rate,
+                                                             unsigned shift)
+{
+  if (shift == 8)
+    return gpuccl_motion_step8((uint32_t)s << 8, b, rate);
+  const uint32_t target = (uint32_t)s << shift;
+  const bool up = target >= b;
+  const uint32_t a = up ? target - b : b - target;
+  const uint32_t h = (uint32_t)(((uint64_t)a * (rate << 16) +
+                                 (up ? 0x80000000u : 0x7fff0000u)) >>
+                                32);
+  return up ? b + h : b - h;
+}
+
+/* Any rate: 1 copies the sample. */
 GPUCCL_HOST_DEVICE static inline uint32_t gpuccl_motion_learn(unsigned s,
                                                               uint32_t b,
                                                               uint32_t rate,
@@ -109,15 +141,7 @@ GPUCCL_HOST_DEVICE static inline uint32_t gpuccl_motion_learn(unsigned s,
 {
   if (rate >= GPUCCL_MOTION_RATE_ONE)
     return (uint32_t)s << shift;
-  if (shift == 8) {
-    const uint32_t target = (uint32_t)s << 8;
-    return target >= b ? b + (((target - b) * rate + 32768u) >> 16)
-                       : b - (((b - target) * rate + 32767u) >> 16);
-  }
-  const uint64_t target = (uint64_t)s << shift;
-  return target >= b
-             ? b + (uint32_t)(((target - b) * rate + 32768u) >> 16)
-             : b - (uint32_t)(((b - target) * rate + 32767u) >> 16);
+  return gpuccl_motion_step(s, b, rate, shift);
 }
 
 /* D of a pixel in a frame of m: 0 in a fresh model's first frame. */
@@ -134,8 +158,12 @@ gpuccl_motion_pixel(unsigned s, uint32_t *b, const GpucclMotion *m,
                     unsigned threshold, bool invert, unsigned shift)
 {
   const unsigned d = gpuccl_motion_frame_diff(s, *b, m, shift);
-  if (!m->selective || d <= threshold)
-    *b = gpuccl_motion_learn(s, *b, m->rate, shift);
+  /* Not learned: stepped at rate 0 (a select, not a branch a pixel) */
+  const bool keep = m->selective && d > threshold;
+  if (m->rate >= GPUCCL_MOTION_RATE_ONE)
+    *b = keep ? *b : (uint32_t)s << shift;
+  else
+    *b = gpuccl_motion_step(s, *b, keep ? 0u : m->rate, shift);
   return m->emit && ((d > threshold) != invert);
 }
 

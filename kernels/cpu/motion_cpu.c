@@ -14,7 +14,7 @@
 /* 16 U8 pixels against their uint16_t model values, 8 to a vector, as
  * motion.h computes them one by one: their foreground bits (bit i = pixel
  * i, before invert and warm-up) and the model learned. The step is
- * computed on |d| as gpuccl_motion_learn does: the high half of
+ * computed on |d|, the same floor as gpuccl_motion_learn's: the high half of
  * |d| * rate (mulhi) plus the rounding carry out of the low half (mullo):
  * + 32768 above the model, + 32767 below. rate < 65536 here (1: copied). */
 static unsigned motion16_u8(const uint8_t *samples, uint16_t *model,
@@ -122,7 +122,7 @@ static __m128i scaled_step(__m128i a, __m128i rate, __m128i round)
  * motion.h computes them: their foreground bits (bit i = pixel i, before
  * invert and warm-up) and the model learned. Unsigned 32-bit compares as
  * signed ones with the top bit flipped; the step on |target - B| as
- * gpuccl_motion_learn's 64-bit branch, + 32768 above the model, + 32767
+ * gpuccl_motion_learn does for U16, + 32768 above the model, + 32767
  * below. */
 static unsigned motion4_u16(const uint8_t *samples, uint32_t *model,
                             const GpucclMotion *m, __m128i thr, __m128i rate)

@@ -16,18 +16,26 @@ __device__ __forceinline__ int threshold_of(const Image &im)
   return im.d_threshold ? *im.d_threshold : im.threshold;
 }
 
-/* Foreground bits of four 8-bit samples packed in v (sample > thr, or <=
- * with invert), as bits 0..3, without a comparison per sample: a sample is
- * above thr exactly when adding 255 - thr (`above`, in every byte) carries
- * out of its byte. The low seven bits of each byte are added apart so that
- * no carry crosses bytes; the carries out are then gathered from the top
- * bits (one multiply moves bits 7, 15, 23, 31 to 21..24). */
+/* Whether each of four 8-bit samples packed in v is above thr (or <= with
+ * invert), as the top bit of its byte, without a comparison per sample: a
+ * sample is above thr exactly when adding 255 - thr (`above`, in every
+ * byte) carries out of its byte. The low seven bits of each byte are added
+ * apart so that no carry crosses bytes. */
+__device__ __forceinline__ uint32_t carries_of_bytes(uint32_t v,
+                                                     uint32_t above,
+                                                     uint32_t flip)
+{
+  const uint32_t low = (v & 0x7f7f7f7fu) + (above & 0x7f7f7f7fu);
+  return (((v & above) | ((v | above) & low)) ^ flip) & 0x80808080u;
+}
+
+/* The same as bits 0..3: one multiply moves bits 7, 15, 23, 31 to
+ * 21..24. */
 __device__ __forceinline__ uint32_t bits_of_bytes(uint32_t v, uint32_t above,
                                                   uint32_t flip)
 {
-  const uint32_t low = (v & 0x7f7f7f7fu) + (above & 0x7f7f7f7fu);
-  const uint32_t carry = ((v & above) | ((v | above) & low)) ^ flip;
-  return (((carry & 0x80808080u) >> 7) * 0x00204081u) >> 21 & 0xfu;
+  return ((carries_of_bytes(v, above, flip) >> 7) * 0x00204081u) >> 21 &
+         0xfu;
 }
 
 template <GpucclPixelFormat FMT>
@@ -136,6 +144,63 @@ __device__ __forceinline__ uint32_t previous_word_u16(const Image &im,
   return im.invert ? ~m : m;
 }
 
+/* prmt in its sign mode (selector nibbles 8..11: byte 0..3's top bit in
+ * every bit of the result's byte), which __byte_perm does not offer. */
+template <unsigned SELECTOR>
+__device__ __forceinline__ uint32_t byte_signs(uint32_t x)
+{
+  uint32_t r;
+  asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(x), "n"(SELECTOR));
+  return r;
+}
+
+/* Background mode of four 8-bit samples (byte k of s: pixel k) against
+ * their uint16_t model values (b01: pixels 0 and 1, the low half first;
+ * b23): the pixels whose D is above the threshold (bits 0..3; `above` as
+ * bits_of_bytes takes it), and their model learned; the same bits and
+ * model as gpuccl_motion_pixel. What can go four to a word does:
+ *   - the levels round(B) are the high bytes of B + 128 (B <= 255 << 8: no
+ *     carry out of a half), D their distances to the samples, D > thr
+ *     their carries;
+ *   - a pixel not learned (selective) keeps its half of b01 or b23, by a
+ *     mask of its carry spread over the half (byte_signs).
+ * The step takes a pixel at a time its multiply; its target s << 8 is a
+ * byte placed by byte_perm. */
+__device__ __forceinline__ uint32_t background4_u8(const GpucclMotion &m,
+                                                   uint32_t above, uint32_t s,
+                                                   uint32_t &b01,
+                                                   uint32_t &b23)
+{
+  const uint32_t level =
+      __byte_perm(b01 + 0x00800080u, b23 + 0x00800080u, 0x7531);
+  const uint32_t over =
+      m.fresh ? 0u : carries_of_bytes(__vabsdiffu4(s, level), above, 0u);
+  uint32_t l01, l23; /* learned */
+  if (m.rate >= GPUCCL_MOTION_RATE_ONE) {
+    l01 = __byte_perm(s, 0u, 0x1404); /* s << 8, a pixel a half */
+    l23 = __byte_perm(s, 0u, 0x3424);
+  } else {
+    const uint32_t b[4] = {b01 & 0xffffu, b01 >> 16, b23 & 0xffffu,
+                           b23 >> 16};
+    uint32_t l[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      l[k] = gpuccl_motion_step8(__byte_perm(s, 0u, 0x4404 | k << 4), b[k],
+                                 m.rate);
+    l01 = __byte_perm(l[0], l[1], 0x5410);
+    l23 = __byte_perm(l[2], l[3], 0x5410);
+  }
+  if (m.selective) {
+    const uint32_t keep01 = byte_signs<0x9988>(over);
+    const uint32_t keep23 = byte_signs<0xbbaa>(over);
+    l01 = (b01 & keep01) | (l01 & ~keep01);
+    l23 = (b23 & keep23) | (l23 & ~keep23);
+  }
+  b01 = l01;
+  b23 = l23;
+  return (over >> 7) * 0x00204081u >> 21 & 0xfu;
+}
+
 /* The foreground bits of pixels x .. x + 31 of row y (inside the image; x
  * a multiple of 32) by motion (motion.h): each sample against its model
  * value, read and (when this kernel learns) written back in the same pass,
@@ -153,6 +218,8 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
    * B >> SHIFT. */
   constexpr unsigned STORED =
       sizeof(T) == (FMT == GPUCCL_PIXEL_U16 ? 2u : 1u) ? SHIFT : 0u;
+  /* An averaged model of 8-bit samples: four pixels a step. */
+  constexpr bool BYTES4 = FMT != GPUCCL_PIXEL_U16 && sizeof(T) == 2;
   constexpr int PER = 16 / sizeof(T); /* model values per 16 bytes */
   T *const model = static_cast<T *>(im.motion.model);
   /* Row-major offsets written out here and below, not through
@@ -164,27 +231,35 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
   uint32_t m = 0;
   if (x + 32 <= im.width &&
       (model_chunked<T> || (reinterpret_cast<uintptr_t>(word) & 15) == 0)) {
-    /* U8 samples on a 16-byte boundary: two vector loads, four samples a
-     * word of s (as the threshold path reads them). */
-    const bool u8_vector =
-        FMT == GPUCCL_PIXEL_U8 &&
-        ((reinterpret_cast<uintptr_t>(row) + (uintptr_t)x) & 15) == 0;
+    /* Samples on a 16-byte boundary: vector loads (as the threshold path
+     * reads them), four U8 samples a word of s. The averaged model of U16
+     * samples reads them one by one: its model takes 32 registers, and
+     * its samples 16 more would halve the kernel's blocks per SM. */
+    const uint8_t *const first = row + x * (FMT == GPUCCL_PIXEL_U16 ? 2 : 1);
+    const bool vector =
+        (FMT == GPUCCL_PIXEL_U8 ||
+         (FMT == GPUCCL_PIXEL_U16 && sizeof(T) == 2)) &&
+        (reinterpret_cast<uintptr_t>(first) & 15) == 0;
     if constexpr (FMT == GPUCCL_PIXEL_U8 && sizeof(T) == 1)
-      if (u8_vector)
+      if (vector)
         return previous_word_u8(im, thr,
-                                reinterpret_cast<const uint4 *>(row + x),
+                                reinterpret_cast<const uint4 *>(first),
                                 reinterpret_cast<uint4 *>(word));
     if constexpr (FMT == GPUCCL_PIXEL_U16 && sizeof(T) == 2)
-      if (((reinterpret_cast<uintptr_t>(row) + 2 * (uintptr_t)x) & 15) == 0)
+      if (vector)
         return previous_word_u16(im, thr,
-                                 reinterpret_cast<const uint4 *>(row + 2 * x),
+                                 reinterpret_cast<const uint4 *>(first),
                                  reinterpret_cast<uint4 *>(word));
-    uint32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    if (u8_vector) {
-      const uint4 *p = reinterpret_cast<const uint4 *>(row + x);
+    uint32_t s[8] = {};
+    if (FMT == GPUCCL_PIXEL_U8 && vector) {
+      const uint4 *p = reinterpret_cast<const uint4 *>(first);
       const uint4 a = __ldg(p), b = __ldg(p + 1);
       s[0] = a.x, s[1] = a.y, s[2] = a.z, s[3] = a.w;
       s[4] = b.x, s[5] = b.y, s[6] = b.z, s[7] = b.w;
+    } else if (BYTES4) {
+#pragma unroll
+      for (int i = 0; i < 32; i++)
+        s[i >> 2] |= sample_at<FMT>(im, row, x + i) << 8 * (i & 3);
     }
     /* All of the word's model loaded before any of it is written back: a
      * store evicts its line from L1, and loads between stores would each
@@ -197,22 +272,33 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
 #pragma unroll
     for (int c = 0; c < CHUNKS; c++)
       v4[c] = q[c * step];
+    if constexpr (BYTES4) {
+      uint32_t b[16];
+      memcpy(b, v4, sizeof b);
+      const uint32_t above = 0x01010101u * (255u - min(thr, 255u));
 #pragma unroll
-    for (int c = 0; c < CHUNKS; c++) {
-      T v[PER];
-      memcpy(v, &v4[c], sizeof v4[c]);
+      for (int j = 0; j < 8; j++)
+        m |= background4_u8(im.motion, above, s[j], b[2 * j], b[2 * j + 1])
+             << 4 * j;
+      memcpy(v4, b, sizeof b);
+      m = im.motion.emit ? (im.invert ? ~m : m) : 0u;
+    } else {
 #pragma unroll
-      for (int j = 0; j < PER; j++) {
-        const int i = c * PER + j;
-        const unsigned sample = u8_vector ? s[i >> 2] >> (8 * (i & 3)) & 0xffu
-                                          : sample_at<FMT>(im, row, x + i);
-        uint32_t b = (uint32_t)v[j] << STORED;
-        m |= (uint32_t)gpuccl_motion_pixel(sample, &b, &im.motion, thr,
-                                           im.invert, SHIFT)
-             << i;
-        v[j] = (T)(b >> STORED);
+      for (int c = 0; c < CHUNKS; c++) {
+        T v[PER];
+        memcpy(v, &v4[c], sizeof v4[c]);
+#pragma unroll
+        for (int j = 0; j < PER; j++) {
+          const int i = c * PER + j;
+          const unsigned sample = sample_at<FMT>(im, row, x + i);
+          uint32_t b = (uint32_t)v[j] << STORED;
+          m |= (uint32_t)gpuccl_motion_pixel(sample, &b, &im.motion, thr,
+                                             im.invert, SHIFT)
+               << i;
+          v[j] = (T)(b >> STORED);
+        }
+        memcpy(&v4[c], v, sizeof v4[c]);
       }
-      memcpy(&v4[c], v, sizeof v4[c]);
     }
     if (im.motion_learns) {
 #pragma unroll
