@@ -42,6 +42,7 @@ for group in "$@"; do
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
     step gpu-nearest 120 "$build/tests/gpu/test-gpu-nearest"
     step gpu-motion 120 "$build/tests/gpu/test-gpu-motion"
+    step motion-words 120 "$build/tests/gpu/test-motion-words"
     step tiled-steps 300 "$build/tests/gpu/test-tiled-steps"
     step forest-tiles 400 "$build/tests/gpu/test-forest-tiles"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
@@ -132,6 +133,8 @@ for group in "$@"; do
       step "sanitize-motion-$tool" 300 compute-sanitizer --tool "$tool" \
         --error-exitcode 99 "$build/tests/gpu/test-gpu-motion" --quick
     done
+    step sanitize-motion-words 300 compute-sanitizer --tool memcheck \
+      --error-exitcode 99 "$build/tests/gpu/test-motion-words" --quick
     # A pipeline run under memcheck: the element's metadata tests on CUDA.
     step sanitize-element 300 env GPUCCL_TEST_BACKEND=cuda CK_FORK=no \
       compute-sanitizer --tool memcheck --error-exitcode 99 \
