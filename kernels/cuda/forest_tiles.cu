@@ -48,15 +48,12 @@ static_assert(S::MAX_RUNS <= 32 * S::THREADS, "a thread's runs in a word");
 static_assert(S::W % 2 == 0 && S::H % 2 == 0,
               "a 2x2 block lies in one tile");
 
-/* Root of the forest node of pixel (x, y). The forest is read only here
- * (its labeler finished): cached loads. */
+/* Root of the forest node of pixel (x, y): its labeler finished. */
 __device__ __forceinline__ uint32_t forest_root(const ForestView &g,
                                                 uint32_t x, uint32_t y)
 {
-  uint32_t n = (y >> g.shift) * (uint32_t)g.fpitch + (x >> g.shift), p;
-  while ((p = __ldg(g.parent + n)) != n)
-    n = p;
-  return n;
+  return root_of<FinishedForest>(
+      g.parent, (y >> g.shift) * (uint32_t)g.fpitch + (x >> g.shift));
 }
 
 /* Pixel coordinates of a node's first pixel. */
@@ -95,6 +92,18 @@ template <bool LABELS> struct ForestTiles {
       : tl(shared, frame, false), s(shared), f(frame), g(forest),
         hkey(shared.extra), hrep(shared.extra + HASH_SLOTS)
   {
+  }
+
+  /* A node's first pixel in the tile's coordinates: past the tile's size
+   * (they wrap) when it lies outside. */
+  __device__ uint2 local_origin(uint32_t node) const
+  {
+    const uint2 o = node_origin(g, node);
+    return make_uint2(o.x - tl.gx0, o.y - tl.gy0);
+  }
+  static __device__ bool in_tile(uint2 l)
+  {
+    return l.x < (uint32_t)S::W && l.y < (uint32_t)S::H;
   }
 
   /* Step 1 from the bitmask the forest labeled (so both see one image),
@@ -165,16 +174,13 @@ template <bool LABELS> struct ForestTiles {
     for (uint32_t r0 = tl.t - lane, k = 0; r0 < tl.n_runs; r0 += NT, k++) {
       const uint32_t r = r0 + lane;
       const bool valid = r < tl.n_runs;
-      uint32_t root = NONE, lx = 0, ly = 0;
+      uint32_t root = NONE;
+      uint2 l = make_uint2(0, 0);
       if (valid) {
         root = forest_root(g, tl.gx0 + tl.run_a(r), tl.gy0 + tl.run_y(r));
-        const uint2 o = node_origin(g, root);
-        /* Outside the tile, these wrap past its size. */
-        lx = o.x - tl.gx0;
-        ly = o.y - tl.gy0;
+        l = local_origin(root);
       }
-      const bool foreign =
-          valid && !(lx < (uint32_t)S::W && ly < (uint32_t)S::H);
+      const bool foreign = valid && !in_tile(l);
       /* The lowest lane of a root holds its smallest run here. */
       const uint32_t peers = __match_any_sync(FULL, foreign ? root : NONE);
       const int leader = __ffs(peers) - 1;
@@ -183,7 +189,7 @@ template <bool LABELS> struct ForestTiles {
         h = insert(root, r);
       h = __shfl_sync(FULL, h, leader);
       if (valid) {
-        const uint32_t rep = foreign ? 0u : stand_in(lx, ly);
+        const uint32_t rep = foreign ? 0u : stand_in(l.x, l.y);
         s.P[r] = foreign ? FOREIGN | h : rep == r ? r : STAND_IN | rep;
         offers |= (uint32_t)(!foreign && r < rep) << k;
       }
@@ -251,8 +257,7 @@ template <bool LABELS> struct ForestTiles {
         continue;
       const uint32_t x = tl.gx0 + tl.run_a(r), y = tl.gy0 + tl.run_y(r);
       const uint32_t root = forest_root(g, x, y);
-      const uint2 o = node_origin(g, root);
-      if (o.x - tl.gx0 < (uint32_t)S::W && o.y - tl.gy0 < (uint32_t)S::H)
+      if (in_tile(local_origin(root)))
         g.root_slot[root] = open ? tl.open_slot(r)
                                  : CLOSED_KEY | (y * f.image.width + x);
     }

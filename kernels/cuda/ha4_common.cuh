@@ -100,20 +100,21 @@ __device__ __forceinline__ int ha4_threshold(const Ha4Frame &f)
   return f.d_threshold ? *f.d_threshold : f.threshold;
 }
 
-/* Root of the tree holding `label`, read only (root flags: its final
- * compression store must not race with halving stores). Every writer of
- * these forests only lowers a parent to a smaller node of the same
- * component, so a stale load from L1 still leads to the root; cached
- * loads let each SM keep the nodes near a giant component's root instead
- * of every thread queueing at one L2 slice (tile::CachedForest). */
+/* Root of the tree holding `label`, read only (tile::root_of), through
+ * L1: each SM keeps the nodes near a giant component's root instead of
+ * every thread queueing at one L2 slice (tile::CachedForest). */
 __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
 {
-  uint32_t next = L[label];
-  while (next != label) {
-    label = next;
-    next = L[label];
-  }
-  return label;
+  return tile::root_of<tile::CachedForest>(L, label);
+}
+
+/* The same in a tile's forest of int labels in shared memory (OUF's and
+ * Stava-Benes's), each load seeing the other threads' atomicMin
+ * (tile::SharedForest). */
+__device__ __forceinline__ int block_find(const volatile int *lab, int a)
+{
+  return (int)tile::root_of<tile::SharedForest>((const uint32_t *)lab,
+                                                (uint32_t)a);
 }
 
 /* The union-find of Alg. 2 in global memory: one implementation with the

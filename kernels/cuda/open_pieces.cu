@@ -12,10 +12,7 @@ struct SeamRoots {
   const uint32_t *P;
   __device__ uint32_t operator()(uint32_t p) const
   {
-    uint32_t q;
-    while ((q = GlobalForest::load(P + p)) != p)
-      p = q;
-    return p;
+    return root_of<GlobalForest>(P, p);
   }
 };
 

@@ -15,20 +15,11 @@
 #define OUF_TW 32
 #define OUF_TH 16
 
-/* volatile: other threads' atomicMin must be seen on every load. */
-__device__ __forceinline__ int ouf_find(const volatile int *lab, int a)
-{
-  int n;
-  while (a != (n = lab[a]))
-    a = n;
-  return a;
-}
-
 /* findAndUnion in shared memory: the smaller root wins. */
 __device__ __forceinline__ void ouf_union(volatile int *lab, int a, int b)
 {
-  a = ouf_find(lab, a);
-  b = ouf_find(lab, b);
+  a = block_find(lab, a);
+  b = block_find(lab, b);
   while (a != b) {
     if (a < b) {
       int t = a;
@@ -38,8 +29,8 @@ __device__ __forceinline__ void ouf_union(volatile int *lab, int a, int b)
     const int old = atomicMin(const_cast<int *>(lab) + a, b);
     if (old == a)
       break;
-    a = ouf_find(lab, old);
-    b = ouf_find(lab, b);
+    a = block_find(lab, old);
+    b = block_find(lab, b);
   }
 }
 
@@ -94,7 +85,7 @@ __global__ void __launch_bounds__(OUF_TW *OUF_TH)
   __syncthreads();
   if (x >= f.width || y >= f.height)
     return;
-  const int r = ouf_find(lab, tid);
+  const int r = block_find(lab, tid);
   const uint32_t k = pixel_node(f, x, y);
   g.parent[k] = pixel_node(f, blockIdx.x * OUF_TW + r % OUF_TW,
                            blockIdx.y * OUF_TH + r / OUF_TW);

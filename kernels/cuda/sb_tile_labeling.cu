@@ -12,14 +12,6 @@
  * segments mode the samples themselves (its multi-valued mode). */
 #include "forest_values.cuh"
 
-__device__ __forceinline__ int sb_find(const volatile int *lab, int a)
-{
-  int n;
-  while (a != (n = lab[a]))
-    a = n;
-  return a;
-}
-
 __global__ void __launch_bounds__(SB_TILE *SB_TILE)
     sb_tile_labeling(Ha4Frame f, Forest g)
 {
@@ -65,7 +57,7 @@ __global__ void __launch_bounds__(SB_TILE *SB_TILE)
     if (!changed)
       break;
     /* Pass 2. */
-    label = sb_find(lab, label);
+    label = block_find(lab, label);
     __syncthreads();
   }
   if (x >= f.width || y >= f.height)

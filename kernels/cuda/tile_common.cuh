@@ -261,6 +261,27 @@ struct CachedForest {
     return *p;
   }
 };
+/* Finished: a forest an earlier kernel labeled, read through the
+ * read-only data cache. */
+struct FinishedForest {
+  static __device__ __forceinline__ uint32_t load(const uint32_t *p)
+  {
+    return __ldg(p);
+  }
+};
+
+/* Root of x, read only: where no merge runs any more, or where halving's
+ * stores would race with another thread's (root flags' compression).
+ * Every writer of these forests only lowers a parent to a smaller node of
+ * the same tree, so even a stale load leads to the root. */
+template <class Mem>
+__device__ __forceinline__ uint32_t root_of(const uint32_t *P, uint32_t x)
+{
+  uint32_t p;
+  while ((p = Mem::load(P + x)) != x)
+    x = p;
+  return x;
+}
 
 /* One step up a path with halving, for x with parent p (not x) and
  * g = P[p] loaded: x becomes a root (p, when g is p) or, pointed at g with

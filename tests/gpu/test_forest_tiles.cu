@@ -273,6 +273,7 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
   Hybrid3Rounds *report = nullptr;
   CK(cudaMallocHost(&report, sizeof *report));
   const ForestLoopEnv loop{report, 0};
+  const std::vector<uint32_t> least = smallest_nodes(r);
   for (int pass = 0; pass < 3; pass++) {
     const bool filtered = pass == 2, labels = pass != 0;
     const uint32_t min_area = filtered ? 3 : 0, max_area = filtered ? 60 : 0;
@@ -286,7 +287,6 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn,
     r.f.image.threshold = 127;
     r.f.filter = tile::Filter{min_area, max_area};
     r.f.conn8 = conn == 8;
-    const std::vector<uint32_t> least = smallest_nodes(r);
     if (pass == 0)
       check_roots(r, least);
     CK(tile::launch_forest_tiles(r.f, r.g, labels, 0));
