@@ -9,7 +9,16 @@
  * per border pixel over the whole level rather than a block per group of
  * 16 tiles. The border flattening of its Kernel 3 is left out: the unions
  * find roots themselves. Connected means equal non-zero values
- * (forest_values.cuh), so the segments mode merges only equal classes. */
+ * (forest_values.cuh), so the segments mode merges only equal classes.
+ *
+ * A pixel skips a union its neighbour along the border already makes: the
+ * two tiles being merged are each labeled whole, so the pixel before it
+ * (p_m) and the one across from that (a_m), when connected to it and to
+ * its own across (a0), join the same two components. Only neighbours in
+ * the same tile count (not past a corner of the four), so every skipped
+ * union rests on one made further back along the same border, never on
+ * one that rests on it in turn. 8-connected, a diagonal is skipped when
+ * a0 makes it, or the pixel along the border on its side does. */
 #include "forest_values.cuh"
 
 __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
@@ -38,18 +47,26 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
   const uint32_t v = forest_value(f, x, y);
   if (!v)
     return;
+  /* Along the border: the pixels before and after this one, and across
+   * from them (a_m, a_p); a0 straight across. A union already implied is
+   * skipped (see below): one a run of connected pairs, not one a pixel. */
+  const int i = j < 2 * side ? j : j - 2 * side;
+  const bool first = i % side == 0, last = (i + 1) % side == 0;
+  const int ax = x + ex, ay = y + ey;
+  const uint32_t a0 = forest_value(f, ax, ay);
+  const bool pm = !first && forest_value(f, x - ey, y - ex) == v;
+  const bool am = forest_value(f, ax - ey, ay - ex) == v;
   const uint32_t k = pixel_node(f, x, y);
-  if (forest_value(f, x + ex, y + ey) == v)
-    ha4_merge(g.parent, k, pixel_node(f, x + ex, y + ey));
-  if (f.conn8) {
-    /* The two diagonal neighbours across the border. */
-    const int ax = x + ex - ey, ay = y + ey - ex;
-    const int bx = x + ex + ey, by = y + ey + ex;
-    if (forest_value(f, ax, ay) == v)
-      ha4_merge(g.parent, k, pixel_node(f, ax, ay));
-    if (forest_value(f, bx, by) == v)
-      ha4_merge(g.parent, k, pixel_node(f, bx, by));
-  }
+  if (a0 == v && !(pm && am))
+    ha4_merge(g.parent, k, pixel_node(f, ax, ay));
+  if (!f.conn8)
+    return;
+  const bool pp = !last && forest_value(f, x + ey, y + ex) == v;
+  const bool ap = forest_value(f, ax + ey, ay + ex) == v;
+  if (am && (first || (a0 != v && !pm)))
+    ha4_merge(g.parent, k, pixel_node(f, ax - ey, ay - ex));
+  if (ap && (last || (a0 != v && !pp)))
+    ha4_merge(g.parent, k, pixel_node(f, ax + ey, ay + ex));
 }
 
 cudaError_t sb_launch_tile_merging(const Ha4Frame &f, const Forest &g,
