@@ -200,7 +200,7 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
   case GPUCCL_ALGORITHM_OUF:
     FOREST_TRY(ouf_launch_local_merge(f, g, stream));
     FOREST_TRY(ouf_launch_boundary_analysis(f, g, stream));
-    FOREST_TRY(buf_launch_compression(g, false, stream)); /* its Link */
+    /* Its Link flattens the forest into labels: left out as BKE's. */
     break;
   case GPUCCL_ALGORITHM_HYBRID3:
     FOREST_TRY(buf_launch_initialization(g, stream)); /* each pixel its label */
@@ -210,7 +210,8 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
     FOREST_TRY(sb_launch_tile_labeling(f, g, stream));
     for (int side = SB_TILE; side < f.width || side < f.height; side *= 2)
       FOREST_TRY(sb_launch_tile_merging(f, g, side, stream));
-    FOREST_TRY(buf_launch_compression(g, false, stream)); /* final update */
+    /* Its final update (Kernel 4) flattens the forest into labels: left
+     * out as BKE's. */
     break;
   default:
     return cudaErrorInvalidValue;
