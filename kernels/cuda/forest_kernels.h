@@ -164,8 +164,8 @@ cudaError_t bke_launch_reduction(const Forest &g, cudaStream_t stream);
 /* Optimized union-find (Chen et al. 2017): Kernel 1 local merge in shared
  * memory (the row scan by warp ballot: each pixel's label is its run's
  * first pixel; then one union per run above a run touches), Kernel 2
- * boundary analysis (tile-border pixels only); its Link is the Compress of
- * buf_launch_compression. */
+ * boundary analysis (tile-border pixels only). Its Link, which flattens the
+ * forest into labels, is left out: the tail walks to the roots. */
 cudaError_t ouf_launch_local_merge(const Ha4Frame &f, const Forest &g,
                                    cudaStream_t stream);
 cudaError_t ouf_launch_boundary_analysis(const Ha4Frame &f, const Forest &g,
@@ -186,8 +186,9 @@ cudaError_t hybrid3_launch_loop(const Ha4Frame &f, const Forest &g,
 
 /* Stava and Benes (2011, "Connected Component Labeling in CUDA"): Kernel
  * 1 labels SB_TILE x SB_TILE tiles in shared memory; Kernel 2 merges 2x2
- * tiles of side `side` across their inner borders, once per level; the
- * final update is the Compress of buf_launch_compression. */
+ * tiles of side `side` across their inner borders, once per level. Its
+ * final update, which flattens the forest into labels, is left out: the
+ * tail walks to the roots. */
 #define SB_TILE 16
 cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,
                                     cudaStream_t stream);
