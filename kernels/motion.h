@@ -158,7 +158,8 @@ gpuccl_motion_pixel(unsigned s, uint32_t *b, const GpucclMotion *m,
                     unsigned threshold, bool invert, unsigned shift)
 {
   const unsigned d = gpuccl_motion_frame_diff(s, *b, m, shift);
-  /* Not learned: stepped at rate 0 (a select, not a branch a pixel) */
+  /* Not learned: stepped at rate 0, a select rather than a branch a
+   * pixel. The rate's own test stays outside, one branch a frame. */
   const bool keep = m->selective && d > threshold;
   if (m->rate >= GPUCCL_MOTION_RATE_ONE)
     *b = keep ? *b : (uint32_t)s << shift;

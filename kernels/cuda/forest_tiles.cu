@@ -101,6 +101,7 @@ template <bool LABELS> struct ForestTiles {
     const uint2 o = node_origin(g, node);
     return make_uint2(o.x - tl.gx0, o.y - tl.gy0);
   }
+  /* Whether local_origin's coordinates lie in the tile. */
   static __device__ bool in_tile(uint2 l)
   {
     return l.x < (uint32_t)S::W && l.y < (uint32_t)S::H;

@@ -113,8 +113,9 @@ __device__ __forceinline__ uint32_t ha4_find(const uint32_t *L, uint32_t label)
  * (tile::SharedForest). */
 __device__ __forceinline__ int block_find(const volatile int *lab, int a)
 {
-  return (int)tile::root_of<tile::SharedForest>((const uint32_t *)lab,
-                                                (uint32_t)a);
+  const int *const labels = const_cast<const int *>(lab);
+  return (int)tile::root_of<tile::SharedForest>(
+      reinterpret_cast<const uint32_t *>(labels), (uint32_t)a);
 }
 
 /* The union-find of Alg. 2 in global memory: one implementation with the

@@ -12,13 +12,16 @@
  * (forest_values.cuh), so the segments mode merges only equal classes.
  *
  * A pixel skips a union its neighbour along the border already makes: the
- * two tiles being merged are each labeled whole, so the pixel before it
- * (p_m) and the one across from that (a_m), when connected to it and to
- * its own across (a0), join the same two components. Only neighbours in
- * the same tile count (not past a corner of the four), so every skipped
- * union rests on one made further back along the same border, never on
- * one that rests on it in turn. 8-connected, a diagonal is skipped when
- * a0 makes it, or the pixel along the border on its side does. */
+ * two tiles being merged are each labeled whole, so when the pixel before
+ * it and the one across from that are connected to it and to its own
+ * across (a0), they join the same two components. A pixel skips only on
+ * its neighbour in its own sub-tile (not past a corner of the four), so
+ * every skipped union rests on one made further back along the same
+ * border, never on one that rests on it in turn. 8-connected, a diagonal
+ * is skipped when a0 is connected to the pixel (its straight union and
+ * a0's link to the diagonal inside the other tile imply it), or when the
+ * pixel along the border on the diagonal's side is (that pixel's straight
+ * union does). */
 #include "forest_values.cuh"
 
 __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
@@ -32,14 +35,17 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
   const int j = (int)(id % per);
   const int x0 = (int)(t % tiles_x) * 2 * side;
   const int y0 = (int)(t / tiles_x) * 2 * side;
-  int x, y, ex, ey; /* the pixel, and the step across the border */
+  /* The pixel, its place along the border, and the step across it. */
+  int x, y, i, ex, ey;
   if (j < 2 * side) {
+    i = j;
     x = x0 + side - 1;
-    y = y0 + j;
+    y = y0 + i;
     ex = 1;
     ey = 0;
   } else {
-    x = x0 + j - 2 * side;
+    i = j - 2 * side;
+    x = x0 + i;
     y = y0 + side - 1;
     ex = 0;
     ey = 1;
@@ -47,10 +53,10 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
   const uint32_t v = forest_value(f, x, y);
   if (!v)
     return;
-  /* Along the border: the pixels before and after this one, and across
-   * from them (a_m, a_p); a0 straight across. A union already implied is
-   * skipped (see below): one a run of connected pairs, not one a pixel. */
-  const int i = j < 2 * side ? j : j - 2 * side;
+  /* Whether the pixels before and after this one along the border (pm,
+   * pp) and the ones across from them (am, ap) are connected to it; a0
+   * straight across. Unions already implied are skipped (above): one union
+   * a run of connected pairs, not one a pixel. */
   const bool first = i % side == 0, last = (i + 1) % side == 0;
   const int ax = x + ex, ay = y + ey;
   const uint32_t a0 = forest_value(f, ax, ay);

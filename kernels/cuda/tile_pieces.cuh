@@ -369,17 +369,23 @@ __device__ __forceinline__ void count_empty_tile(const Frame &f)
   raise_done_flag(f);
 }
 
-/* Blocks of tile labeling an SM holds: as many as its shared memory fits
- * (TileShared, 48.5 KB). ptxas would give a model's step more than the 64
- * registers a thread this leaves, and cost a block. */
-constexpr int TILE_BLOCKS_PER_SM = 4;
+/* Blocks of tile labeling an SM holds on Hopper: as many as its 228 KB of
+ * shared memory fit (TileShared, 47.3 KiB, and 1 KiB the SM reserves a
+ * block). ptxas would give a model's step more than the 64 registers a
+ * thread this leaves, and cost a block. Earlier GPUs fit 3 blocks or fewer,
+ * which leave registers to spare: no bound there. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GPUCCL_TILE_BLOCKS_PER_SM 4
+#else
+#define GPUCCL_TILE_BLOCKS_PER_SM 1
+#endif
 
 /* LABELS: the label image pass, after the component ids: the tile is
  * labeled again (steps 1 to 7) and every pixel gets its component's id;
  * nothing else is written. */
 template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
           bool LABELS = false, class Marks = NoMarks>
-__global__ void __launch_bounds__(S::THREADS, TILE_BLOCKS_PER_SM)
+__global__ void __launch_bounds__(S::THREADS, GPUCCL_TILE_BLOCKS_PER_SM)
     labeling_kernel(Frame f, uint32_t *labels)
 {
   typedef TilePieces<S, FMT, CONN8, FCAP, Marks> Agent;

@@ -29,13 +29,25 @@ __device__ __forceinline__ uint32_t carries_of_bytes(uint32_t v,
   return (((v & above) | ((v | above) & low)) ^ flip) & 0x80808080u;
 }
 
-/* The same as bits 0..3: one multiply moves bits 7, 15, 23, 31 to
+/* Carries (bits 7, 15, 23, 31) as bits 0..3: one multiply moves them to
  * 21..24. */
+__device__ __forceinline__ uint32_t bits_of_carries(uint32_t carries)
+{
+  return ((carries >> 7) * 0x00204081u) >> 21 & 0xfu;
+}
+
+/* The same as bits 0..3 of the samples. */
 __device__ __forceinline__ uint32_t bits_of_bytes(uint32_t v, uint32_t above,
                                                   uint32_t flip)
 {
-  return ((carries_of_bytes(v, above, flip) >> 7) * 0x00204081u) >> 21 &
-         0xfu;
+  return bits_of_carries(carries_of_bytes(v, above, flip));
+}
+
+/* `above` for a threshold of 8-bit samples: 255 - thr in every byte (none
+ * above 255: 0). */
+__device__ __forceinline__ uint32_t bytes_above(unsigned thr)
+{
+  return 0x01010101u * (255u - min(thr, 255u));
 }
 
 template <GpucclPixelFormat FMT>
@@ -72,7 +84,7 @@ __device__ __forceinline__ uint32_t previous_word_u8(const Image &im,
     return 0;
   const uint32_t s[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
   const uint32_t v[8] = {pa.x, pa.y, pa.z, pa.w, pb.x, pb.y, pb.z, pb.w};
-  const uint32_t above = 0x01010101u * (255u - min(thr, 255u));
+  const uint32_t above = bytes_above(thr);
   const uint32_t flip = im.invert ? 0x80808080u : 0u;
   uint32_t m = 0;
 #pragma unroll
@@ -198,7 +210,7 @@ __device__ __forceinline__ uint32_t background4_u8(const GpucclMotion &m,
   }
   b01 = l01;
   b23 = l23;
-  return (over >> 7) * 0x00204081u >> 21 & 0xfu;
+  return bits_of_carries(over);
 }
 
 /* The foreground bits of pixels x .. x + 31 of row y (inside the image; x
@@ -275,7 +287,7 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
     if constexpr (BYTES4) {
       uint32_t b[16];
       memcpy(b, v4, sizeof b);
-      const uint32_t above = 0x01010101u * (255u - min(thr, 255u));
+      const uint32_t above = bytes_above(thr);
 #pragma unroll
       for (int j = 0; j < 8; j++)
         m |= background4_u8(im.motion, above, s[j], b[2 * j], b[2 * j + 1])
@@ -357,7 +369,7 @@ __device__ __forceinline__ uint32_t threshold_word(const Image &im,
       ((reinterpret_cast<uintptr_t>(row) + (uintptr_t)x) & 15) == 0) {
     const uint4 *p = reinterpret_cast<const uint4 *>(row + x);
     const uint4 a = __ldg(p), b = __ldg(p + 1);
-    const uint32_t above = 0x01010101u * (255u - min(thr, 255u));
+    const uint32_t above = bytes_above(thr);
     const uint32_t flip = im.invert ? 0x80808080u : 0u;
     const uint32_t q[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
 #pragma unroll
