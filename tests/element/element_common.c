@@ -258,14 +258,56 @@ check_blob (const GstCclBlob * b, const OracleStats * s, guint32 id)
       id, cx, cy, s->cx, s->cy);
 }
 
+/* The ROI parameters as docs/metadata.md lists them: these names, in this
+ * order, of these types, and nothing else. */
+static const struct
+{
+  const gchar *name;
+  GType type;
+} roi_fields[] = {
+  {"id", G_TYPE_UINT}, {"track-id", G_TYPE_UINT}, {"area", G_TYPE_UINT64},
+  {"centroid-x", G_TYPE_DOUBLE}, {"centroid-y", G_TYPE_DOUBLE},
+  {"value", G_TYPE_UINT},
+};
+
+/* Field by field against the oracle: check_buffer_blobs' callers run
+ * mode=binary (every value 1) without tracking (track-id 0). */
+static void
+check_roi_params (const GstStructure * p, const OracleStats * s, guint32 id)
+{
+  guint pid, track_id, value;
+  guint64 area;
+  gdouble cx, cy;
+
+  fail_unless_equals_int (gst_structure_n_fields (p),
+      G_N_ELEMENTS (roi_fields));
+  for (guint i = 0; i < G_N_ELEMENTS (roi_fields); i++) {
+    const GValue *v = gst_structure_get_value (p, roi_fields[i].name);
+
+    fail_unless_equals_string (gst_structure_nth_field_name (p, i),
+        roi_fields[i].name);
+    fail_unless (G_VALUE_TYPE (v) == roi_fields[i].type,
+        "roi %u: %s is a %s", id, roi_fields[i].name, G_VALUE_TYPE_NAME (v));
+  }
+  fail_unless (gst_structure_get (p, "id", G_TYPE_UINT, &pid,
+          "track-id", G_TYPE_UINT, &track_id, "area", G_TYPE_UINT64, &area,
+          "centroid-x", G_TYPE_DOUBLE, &cx, "centroid-y", G_TYPE_DOUBLE, &cy,
+          "value", G_TYPE_UINT, &value, NULL), "roi param %" GST_PTR_FORMAT,
+      p);
+  fail_unless_equals_int (pid, id);
+  fail_unless_equals_int (track_id, 0);
+  fail_unless_equals_uint64 (area, s->area);
+  fail_unless (G_APPROX_VALUE (cx, s->cx, 1e-9)
+      && G_APPROX_VALUE (cy, s->cy, 1e-9), "roi %u centroid %f,%f vs %f,%f",
+      id, cx, cy, s->cx, s->cy);
+  fail_unless_equals_int (value, 1);
+}
+
 static void
 check_roi (GstVideoRegionOfInterestMeta * roi, const OracleStats * s,
     guint32 id)
 {
   const GstStructure *p;
-  guint pid, track_id;
-  guint64 area;
-  gdouble cx, cy;
 
   fail_unless_equals_string (g_quark_to_string (roi->roi_type), "blob");
   fail_unless (roi->x == s->x0 && roi->y == s->y0 &&
@@ -273,14 +315,7 @@ check_roi (GstVideoRegionOfInterestMeta * roi, const OracleStats * s,
       "roi %u is %u,%u %ux%u", id, roi->x, roi->y, roi->w, roi->h);
   p = gst_video_region_of_interest_meta_get_param (roi, "gpucclblob");
   fail_unless (p != NULL, "roi %u has no gpucclblob param", id);
-  fail_unless (gst_structure_get (p, "id", G_TYPE_UINT, &pid,
-          "track-id", G_TYPE_UINT, &track_id, "area", G_TYPE_UINT64, &area,
-          "centroid-x", G_TYPE_DOUBLE, &cx, "centroid-y", G_TYPE_DOUBLE, &cy,
-          NULL), "roi param %" GST_PTR_FORMAT, p);
-  fail_unless_equals_int (pid, id);
-  fail_unless_equals_uint64 (area, s->area);
-  fail_unless (G_APPROX_VALUE (cx, s->cx, 1e-9)
-      && G_APPROX_VALUE (cy, s->cy, 1e-9));
+  check_roi_params (p, s, id);
 }
 
 void
