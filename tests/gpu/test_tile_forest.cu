@@ -14,6 +14,9 @@
 //  - the root is the component's smallest run (its first pixel);
 //  - a root is marked paired iff its component has other runs (features
 //    finish a piece of one run by its lane; other runs may be unmarked).
+// And the forest after step 4 alone: every run points at the root of its
+// tree of first top neighbours (each run's parent the leftmost run of the
+// row above that it touches), computed here from the runs.
 // Exit 77 without a usable CUDA device.
 #include <algorithm>
 #include <cstdio>
@@ -38,7 +41,8 @@ struct TileForest {
   uint32_t *n_runs, *run, *parent;
 };
 
-template <bool CONN8>
+// Steps 1 to 7, or 1 to 4 (FLAT).
+template <bool CONN8, bool FLAT>
 __global__ void __launch_bounds__(S::THREADS)
     forest_kernel(tile::Frame f, TileForest out)
 {
@@ -47,7 +51,16 @@ __global__ void __launch_bounds__(S::THREADS)
   extern __shared__ uint4 smem_raw[];
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
   const uint32_t t = blockIdx.y * gridDim.x + blockIdx.x;
-  const bool any = agent.label_runs();
+  bool any;
+  if (FLAT) {
+    const uint32_t B = agent.binarise(any);
+    if (any) {
+      agent.link(agent.number_runs(B));
+      agent.flatten();
+    }
+  } else {
+    any = agent.label_runs();
+  }
   const uint32_t n = any ? agent.n_runs : 0;
   for (uint32_t r = threadIdx.x; r < n; r += S::THREADS) {
     out.run[t * S::MAX_RUNS + r] =
@@ -78,8 +91,26 @@ static bool isolated(const std::vector<Run> &runs, const Run &q, int conn, bool 
   return true;
 }
 
-// One tile's runs as the GPU numbered them, against the crop's.
-static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
+// Each run's root in the trees of first top neighbours of `runs`.
+static std::vector<uint32_t> first_top_roots(const std::vector<Run> &runs, int conn)
+{
+  const int d = conn == 8;
+  std::vector<uint32_t> root(runs.size());
+  for (uint32_t r = 0; r < runs.size(); r++) {
+    root[r] = r;
+    for (uint32_t u = 0; u < r; u++)
+      if (runs[u].y + 1 == runs[r].y && (int)runs[u].a <= (int)runs[r].b + d &&
+          (int)runs[r].a <= (int)runs[u].b + d) {
+        root[r] = root[u]; // the leftmost: runs are in raster order
+        break;
+      }
+  }
+  return root;
+}
+
+// One tile's runs as the GPU numbered them, against the crop's, and its
+// forest after step 4 (flat) or 7.
+static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn, bool flat,
                        int tx, int ty, const uint32_t *run, const uint32_t *parent,
                        uint32_t n)
 {
@@ -104,6 +135,14 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
          n, want.size());
   if (n != want.size())
     return;
+  if (flat) {
+    const std::vector<uint32_t> root = first_top_roots(want, conn);
+    for (uint32_t r = 0; r < n; r++)
+      EXPECT(parent[r] == root[r],
+             "%dx%d c%d tile %d,%d run %u after step 4: parent %u, want %u", w, h, conn, tx,
+             ty, r, parent[r], root[r]);
+    return;
+  }
   // OpenCV's components of the tile alone.
   std::vector<uint8_t> crop((size_t)cw * ch);
   for (int y = 0; y < ch; y++)
@@ -141,7 +180,7 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
   }
 }
 
-static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
+static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn, bool flat)
 {
   tile::Buffers b{};
   CK(tile::buffers_alloc(b, w, h, dalloc));
@@ -161,10 +200,9 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   CK(cudaMalloc(&out.parent, tiles * S::MAX_RUNS * sizeof(uint32_t)));
   const size_t smem = sizeof(tile::TileShared<S, tile::LIBRARY_FCAP>);
   const dim3 grid(f.tiles_x, f.tiles_y);
-  if (conn == 8)
-    forest_kernel<true><<<grid, S::THREADS, smem>>>(f, out);
-  else
-    forest_kernel<false><<<grid, S::THREADS, smem>>>(f, out);
+  auto kernel = conn == 8 ? (flat ? forest_kernel<true, true> : forest_kernel<true, false>)
+                          : (flat ? forest_kernel<false, true> : forest_kernel<false, false>);
+  kernel<<<grid, S::THREADS, smem>>>(f, out);
   CK(cudaGetLastError());
   auto n_runs = down(out.n_runs, tiles);
   auto run = down(out.run, tiles * S::MAX_RUNS);
@@ -172,7 +210,7 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn)
   for (int ty = 0; ty < f.tiles_y; ty++)
     for (int tx = 0; tx < f.tiles_x; tx++) {
       const size_t t = (size_t)ty * f.tiles_x + tx;
-      check_tile(img, w, h, conn, tx, ty, run.data() + t * S::MAX_RUNS,
+      check_tile(img, w, h, conn, flat, tx, ty, run.data() + t * S::MAX_RUNS,
                  parent.data() + t * S::MAX_RUNS, n_runs[t]);
     }
   cudaFree(out.n_runs);
@@ -193,8 +231,11 @@ int main()
   for (auto &sz : sizes)
     for (int conn : {4, 8}) {
       for (double d : {0.0, 0.1, 0.3, 0.5, 0.6, 0.8, 1.0})
-        for (int g : {1, 2, 9})
-          run_image(random_image(sz[0], sz[1], d, g, seed++), sz[0], sz[1], conn);
+        for (int g : {1, 2, 9}) {
+          const std::vector<uint8_t> img = random_image(sz[0], sz[1], d, g, seed++);
+          run_image(img, sz[0], sz[1], conn, false);
+          run_image(img, sz[0], sz[1], conn, true);
+        }
       std::vector<uint8_t> board((size_t)sz[0] * sz[1]), spiral((size_t)sz[0] * sz[1], 0);
       for (int y = 0; y < sz[1]; y++)
         for (int x = 0; x < sz[0]; x++) {
@@ -202,8 +243,10 @@ int main()
           // Stairs: every run touches the next row's only diagonally.
           spiral[(size_t)y * sz[0] + x] = (x / 2 + y) % 4 == 0 ? 255 : 0;
         }
-      run_image(board, sz[0], sz[1], conn);
-      run_image(spiral, sz[0], sz[1], conn);
+      for (bool flat : {false, true}) {
+        run_image(board, sz[0], sz[1], conn, flat);
+        run_image(spiral, sz[0], sz[1], conn, flat);
+      }
     }
   printf("tile forest: %d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
