@@ -40,24 +40,21 @@ gst_ccl_blob_quark (GstCclBlobName name)
 
 /* take_uint, take_uint64, take_double: one field appended. The value is
  * made here and handed over, which skips the varargs' collection and copy
- * of gst_structure_new_id. These fundamental types have no value_init or
- * value_free: a zeroed GValue with its type and data[0] set is what
- * g_value_init and g_value_set_* make, without their type system look-ups
- * (a sixth of what a ROI meta with its parameters costs, issue 24). */
-#define DEFINE_TAKE(type, TYPE, member, ctype)                          \
+ * of gst_structure_new_id. */
+#define DEFINE_TAKE(type, TYPE, ctype)                                  \
   static void                                                           \
   take_##type (GstStructure * s, GstCclBlobName field, ctype v)         \
   {                                                                     \
     GValue value = G_VALUE_INIT;                                        \
                                                                         \
-    value.g_type = G_TYPE_##TYPE;                                       \
-    value.data[0].member = v;                                           \
+    g_value_init (&value, G_TYPE_##TYPE);                               \
+    g_value_set_##type (&value, v);                                     \
     gst_structure_id_take_value (s, quarks[field], &value);             \
   }
 
-DEFINE_TAKE (uint, UINT, v_uint, guint)
-DEFINE_TAKE (uint64, UINT64, v_uint64, guint64)
-DEFINE_TAKE (double, DOUBLE, v_double, gdouble)
+DEFINE_TAKE (uint, UINT, guint)
+DEFINE_TAKE (uint64, UINT64, guint64)
+DEFINE_TAKE (double, DOUBLE, gdouble)
 #undef DEFINE_TAKE
 
 static void
