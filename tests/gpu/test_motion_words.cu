@@ -5,10 +5,13 @@
 // once, as GRAY8 rows (aligned words: four samples a step; each row's last
 // word cut by the width: a pixel a step) and as PACKED4 pixels (samples
 // gathered from one channel, then the same four-a-step path), for rates
-// from 1/65536 to 1, selective or not, a fresh model's first frame,
-// invert, thresholds 0 and 30; U16 samples against their 32-bit model
-// (chunked, motion_layout.cuh) on pseudo-random pairs. Bits and learned
-// model must be the same, value by value.
+// from 0 to 1, selective or not, a fresh model's first frame, invert,
+// thresholds 0, 30 and the largest difference (no pixel above it), no
+// blobs emitted (the model still learns), a pass that does not write the
+// model (the label image's: motion_learns), and GRAY8 rows and model rows
+// off 16-byte boundaries (a pixel a step); U16 samples against their
+// 32-bit model (chunked, motion_layout.cuh) on pseudo-random pairs. Bits
+// and learned model must be the same, value by value.
 //
 // Usage: test-motion-words [--quick]   (--quick: two rates, for the
 // sanitizers). Exits 77 without a usable CUDA device.
@@ -56,7 +59,6 @@ static std::vector<uint32_t> run_words(tile::Image im,
                 cudaMemcpyHostToDevice));
   im.data = d_samples;
   im.motion.model = d_model;
-  im.motion_learns = true;
   words_kernel<FMT><<<(unsigned)((n_words + 255) / 256), 256>>>(im, d_bits);
   CK(cudaGetLastError());
   std::vector<uint32_t> bits(n_words);
@@ -74,6 +76,7 @@ struct Variant {
   uint32_t rate;
   bool selective, fresh, invert;
   int threshold;
+  bool emit = true, learns = true;
 };
 
 // The frame's pixels against gpuccl_motion_pixel: sample_of(x, y) and
@@ -89,20 +92,22 @@ static void compare(const char *name, const tile::Image &im, const Variant &v,
   long bad_bits = 0, bad_model = 0;
   for (int y = 0; y < im.height; y++)
     for (int x = 0; x < im.width; x++) {
-      uint32_t want = start_of(x, y);
+      const uint32_t before = start_of(x, y);
+      uint32_t want = before;
       const bool fg = gpuccl_motion_pixel(sample_of(x, y), &want, &im.motion,
                                           (unsigned)v.threshold, v.invert,
                                           shift);
       const uint32_t word = bits[(size_t)y * words + x / 32];
       bad_bits += (word >> (x % 32) & 1u) != fg;
-      bad_model += model[model_index(x, y)] != want;
+      bad_model += model[model_index(x, y)] != (v.learns ? want : before);
     }
   EXPECT(bad_bits == 0 && bad_model == 0,
-         "%s, rate %u%s%s%s, threshold %d: %ld bits and %ld model values "
-         "differ from motion.h",
-         name, v.rate, v.selective ? ", selective" : "",
-         v.fresh ? ", fresh" : "", v.invert ? ", invert" : "", v.threshold,
-         bad_bits, bad_model);
+         "%s %dx%d, rate %u%s%s%s%s%s, threshold %d: %ld bits and %ld model "
+         "values differ from motion.h",
+         name, im.width, im.height, v.rate, v.selective ? ", selective" : "",
+         v.fresh ? ", fresh" : "", v.invert ? ", invert" : "",
+         v.emit ? "" : ", no blobs", v.learns ? "" : ", model kept",
+         v.threshold, bad_bits, bad_model);
 }
 
 static tile::Image image_of(GpucclPixelFormat format, int width, int height,
@@ -118,19 +123,22 @@ static tile::Image image_of(GpucclPixelFormat format, int width, int height,
   im.channel_offset = 1;
   im.motion.rate = v.rate;
   im.motion.selective = v.selective;
-  im.motion.emit = true;
+  im.motion.emit = v.emit;
   im.motion.fresh = v.fresh;
+  im.motion_learns = v.learns;
   return im;
 }
 
 // 8-bit samples: pixel i of the frame is pair i, (i / 65281, i % 65281),
 // the rest 0; as GRAY8 or as channel 1 of PACKED4 pixels (the others
-// junk).
-static void case_bytes(GpucclPixelFormat format, const Variant &v)
+// junk). Rows of `width` pixels (16 400: 512 words + 16) and `pad` bytes
+// more.
+static void case_bytes(GpucclPixelFormat format, const Variant &v,
+                       int width = 16400, int pad = 16)
 {
-  const int width = 16400, height = 1021; // 16 400 = 512 words + 16
+  const int height = 1021;
   const int bpp = format == GPUCCL_PIXEL_PACKED4 ? 4 : 1;
-  const size_t stride = (size_t)width * bpp + 16;
+  const size_t stride = (size_t)width * bpp + pad;
   const size_t pairs = 256u * 65281u;
   std::vector<uint8_t> samples(stride * height);
   std::vector<uint16_t> start((size_t)width * height);
@@ -203,20 +211,32 @@ int main(int argc, char **argv)
     printf("no usable CUDA device: skipped\n");
     return 77;
   }
-  const uint32_t rates[] = {1, 655, 3277, 32768, 65535, GPUCCL_MOTION_RATE_ONE};
+  const uint32_t rates[] = {0,     1,     655, 3277, 32768,
+                            65535, GPUCCL_MOTION_RATE_ONE};
   for (uint32_t rate : rates) {
     if (quick && rate != 3277 && rate != GPUCCL_MOTION_RATE_ONE)
       continue;
-    const Variant variants[] = {{rate, false, false, false, 30},
-                                {rate, true, false, true, 30},
-                                {rate, true, true, false, 30},
-                                {rate, true, false, false, 0}};
+    Variant variants[] = {{rate, false, false, false, 30},
+                          {rate, true, false, true, 30},
+                          {rate, true, true, false, 30},
+                          {rate, true, false, false, 0},
+                          {rate, true, false, false, 255},
+                          {rate, false, false, true, 255},
+                          {rate, true, false, false, 30},
+                          {rate, true, false, false, 30}};
+    variants[6].emit = false;
+    variants[7].learns = false;
     for (const Variant &v : variants) {
       case_bytes(GPUCCL_PIXEL_U8, v);
-      case_u16({v.rate, v.selective, v.fresh, v.invert,
-                v.threshold ? 30 * 256 : 0});
+      Variant v16 = v; /* 30 and 255 of 8 bits, in 16 */
+      v16.threshold = v.threshold == 255 ? 65535 : v.threshold * 256;
+      case_u16(v16);
     }
     case_bytes(GPUCCL_PIXEL_PACKED4, variants[1]);
+    /* Odd strides, and a width of 512 words + 12 whose model rows
+     * (2 bytes a pixel) are off 16-byte boundaries every other row. */
+    case_bytes(GPUCCL_PIXEL_U8, variants[1], 16396, 3);
+    case_bytes(GPUCCL_PIXEL_U8, variants[7], 16396, 3);
   }
   printf("motion words: %d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
