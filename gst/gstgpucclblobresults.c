@@ -148,9 +148,10 @@ kth_largest (guint64 * keys, gssize n, gssize k)
 
 /* The blobs given a ROI meta and listed in the message: all of them up to
  * the cap, else the cap largest. max-roi-metas -1 makes the cap one blob
- * per GPUCCL_BLOB_PIXELS_PER_ROI_META pixels: a ROI meta costs about a
- * microsecond (a GstMeta and a GstStructure, allocated, then freed by the
- * sink), more than the labeling spends on that many pixels.
+ * per GPUCCL_BLOB_PIXELS_PER_ROI_META pixels: a ROI meta (a GstMeta and
+ * a GstStructure, allocated, then freed by the sink) costs the CPU far
+ * more than labeling that many pixels costs the GPU, so a noisy frame's
+ * metadata stays bounded (docs/metadata.md has the figures).
  *
  * A histogram of the areas finds the smallest listed area; when it is
  * below AREA_BUCKETS, the blobs of larger areas are all listed and the
