@@ -229,7 +229,7 @@ static GpucclStatus ensure_size(CudaCtx *c, int width, int height,
   if (c->width == width && c->height == height)
     return GPUCCL_OK;
   free_size(c);
-  const int pitch = (width + 63) & ~63;
+  const int pitch = ha4_pitch(width);
   const size_t n_words = (size_t)height * (pitch / 32);
   const size_t u32 = sizeof(uint32_t);
 

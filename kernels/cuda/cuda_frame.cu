@@ -243,7 +243,7 @@ static GpucclStatus describe_frame(CudaCtx *c, const GpucclImage *image,
     return st;
   f->width = image->width;
   f->height = image->height;
-  f->pitch = (image->width + 63) & ~63;
+  f->pitch = ha4_pitch(image->width);
   f->words = f->pitch / 32;
   if (gpuccl_forest_algorithm(params->algorithm)) {
     const ForestImages fi = gpuccl_forest_images(params, c->forest_ws,

@@ -82,13 +82,6 @@ static size_t align256(size_t n)
   return (n + 255) & ~(size_t)255;
 }
 
-/* A pixel forest's nodes are the frame's addresses: the pitch is
- * Ha4Frame's (cuda_frame.cu). */
-static int pitch_of(int width)
-{
-  return (width + 63) & ~63;
-}
-
 /* Workspace layout: parent, the tail's root slots (nodes each), then
  * BKE's info bytes or HYBRID3's loop state, the bitmask image; in segments
  * mode the cuts and values follow. */
@@ -102,7 +95,7 @@ static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
     g.frows = (height + 1) / 2;
   } else {
     g.shift = 0;
-    g.fpitch = pitch_of(width);
+    g.fpitch = ha4_pitch(width); /* nodes are the frame's addresses */
     g.fcols = width;
     g.frows = height;
   }
@@ -118,7 +111,7 @@ static Forest make_forest(GpucclAlgorithm algorithm, void *workspace,
 /* The bitmask image: one word per 32 pixels of a pitch-wide row. */
 static size_t bitmap_bytes(int width, int height)
 {
-  return align256((size_t)height * (pitch_of(width) / 32) * 4);
+  return align256((size_t)height * (ha4_pitch(width) / 32) * 4);
 }
 
 static size_t forest_bytes(GpucclAlgorithm algorithm, int width, int height)

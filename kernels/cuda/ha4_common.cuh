@@ -23,6 +23,12 @@
 #define HA4_BLOCK_W 32 /* a warp: the 32 pixels of a bitmask word */
 #define HA4_FULL 0xffffffffu
 
+/* The pitch of a frame `width` pixels wide (see the memory layout). */
+constexpr int ha4_pitch(int width)
+{
+  return (width + 63) & ~63;
+}
+
 /* Device-side view of one frame. Passed by value to every kernel. */
 struct Ha4Frame {
   const uint8_t *image; /* raw samples on the device (or mapped host) */
