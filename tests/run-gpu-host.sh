@@ -40,10 +40,15 @@ for group in "$@"; do
     step gpu-corpus 240 "$build/tests/gpu/test-gpu-corpus"
     step gpu-buffers 60 "$build/tests/gpu/test-gpu-buffers"
     step gpu-draw 60 "$build/tests/gpu/test-gpu-draw"
+    step gpu-process-draw 60 "$build/tests/gpu/test-gpu-process-draw"
+    step gpu-batch 300 "$build/tests/gpu/test-gpu-batch"
+    step gpu-batch-no-graph 300 env GPUCCL_CUDA_GRAPH=0 \
+      "$build/tests/gpu/test-gpu-batch"
     step gpu-nearest 120 "$build/tests/gpu/test-gpu-nearest"
     step gpu-motion 120 "$build/tests/gpu/test-gpu-motion"
     step motion-words 120 "$build/tests/gpu/test-motion-words"
     step tiled-steps 300 "$build/tests/gpu/test-tiled-steps"
+    step tile-forest 300 "$build/tests/gpu/test-tile-forest"
     step forest-tiles 400 "$build/tests/gpu/test-forest-tiles"
     step algorithms 240 "$build/tests/algorithms/test-algorithms"
     step volume 60 "$build/tests/algorithms/test-volume" --cuda

@@ -61,11 +61,8 @@ static std::vector<uint32_t> run_words(tile::Image im,
   im.motion.model = d_model;
   words_kernel<FMT><<<(unsigned)((n_words + 255) / 256), 256>>>(im, d_bits);
   CK(cudaGetLastError());
-  std::vector<uint32_t> bits(n_words);
-  CK(cudaMemcpy(bits.data(), d_bits, n_words * sizeof(uint32_t),
-                cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(model.data(), d_model, model.size() * sizeof(T),
-                cudaMemcpyDeviceToHost));
+  const std::vector<uint32_t> bits = down(d_bits, n_words);
+  model = down(d_model, model.size());
   CK(cudaFree(d_samples));
   CK(cudaFree(d_model));
   CK(cudaFree(d_bits));

@@ -75,6 +75,13 @@ struct Run {
   uint32_t y, a, b;
 };
 
+// Whether runs u and q of adjacent rows touch at connectivity conn.
+static bool columns_touch(const Run &u, const Run &q, int conn)
+{
+  const int d = conn == 8;
+  return (int)u.a <= (int)q.b + d && (int)q.a <= (int)u.b + d;
+}
+
 // Whether run q of a tile (all its runs: `runs`) is isolated.
 static bool isolated(const std::vector<Run> &runs, const Run &q, int conn, bool seam_top,
                      bool seam_bottom, bool seam_left, bool seam_right)
@@ -83,10 +90,8 @@ static bool isolated(const std::vector<Run> &runs, const Run &q, int conn, bool 
       (q.y == (uint32_t)S::H - 1 && seam_bottom) || (q.a == 0 && seam_left) ||
       (q.b == (uint32_t)S::W - 1 && seam_right))
     return false;
-  const int d = conn == 8;
   for (const Run &u : runs)
-    if ((u.y + 1 == q.y || q.y + 1 == u.y) && (int)u.a <= (int)q.b + d &&
-        (int)q.a <= (int)u.b + d)
+    if ((u.y + 1 == q.y || q.y + 1 == u.y) && columns_touch(u, q, conn))
       return false;
   return true;
 }
@@ -94,13 +99,11 @@ static bool isolated(const std::vector<Run> &runs, const Run &q, int conn, bool 
 // Each run's root in the trees of first top neighbours of `runs`.
 static std::vector<uint32_t> first_top_roots(const std::vector<Run> &runs, int conn)
 {
-  const int d = conn == 8;
   std::vector<uint32_t> root(runs.size());
   for (uint32_t r = 0; r < runs.size(); r++) {
     root[r] = r;
     for (uint32_t u = 0; u < r; u++)
-      if (runs[u].y + 1 == runs[r].y && (int)runs[u].a <= (int)runs[r].b + d &&
-          (int)runs[r].a <= (int)runs[u].b + d) {
+      if (runs[u].y + 1 == runs[r].y && columns_touch(runs[u], runs[r], conn)) {
         root[r] = root[u]; // the leftmost: runs are in raster order
         break;
       }
