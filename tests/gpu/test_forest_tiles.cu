@@ -163,23 +163,12 @@ static void check_forest_tiles(const Run &r)
     }
 }
 
-// Open slots of the frame, in tile order.
-static std::vector<uint32_t> open_slots(const Run &r)
-{
-  auto n_open = down(r.f.out.n_open, (size_t)r.f.tiles_x * r.f.tiles_y);
-  std::vector<uint32_t> slots;
-  for (size_t t = 0; t < n_open.size(); t++)
-    for (uint32_t k = 0; k < n_open[t]; k++)
-      slots.push_back((uint32_t)(t * S::OPEN_CAP + k));
-  return slots;
-}
-
 static void check_open_roots(const Run &r, const std::vector<uint32_t> &least)
 {
   const tile::ForestView &g = r.g;
   const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
   auto parent = down(r.f.out.open.parent, cap), key = down(r.f.out.open.key, cap);
-  for (uint32_t p : open_slots(r)) {
+  for (uint32_t p : open_slots<S>(r.f)) {
     const uint32_t q = parent[p];
     const uint32_t l = r.whole.labels[key[p]];
     const uint32_t root = least[l - 1];
@@ -196,7 +185,7 @@ static void check_open_merging(const Run &r)
 {
   const HostOpenPieces o =
       down_open(r.f.out.open, (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP);
-  for (uint32_t p : open_slots(r)) {
+  for (uint32_t p : open_slots<S>(r.f)) {
     if (o.parent[p] != p)
       continue;
     const OracleStats &s = r.whole.stats[r.whole.labels[o.key[p]] - 1];

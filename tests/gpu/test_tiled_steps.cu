@@ -183,23 +183,11 @@ static uint32_t host_root(const std::vector<uint32_t> &parent, uint32_t p)
   return p;
 }
 
-// Open slots of the frame, in tile order.
-static std::vector<uint32_t> open_slots(const Run &r)
-{
-  const tile::Frame &f = r.f;
-  auto n_open = down(f.out.n_open, (size_t)f.tiles_x * f.tiles_y);
-  std::vector<uint32_t> slots;
-  for (size_t t = 0; t < n_open.size(); t++)
-    for (uint32_t k = 0; k < n_open[t]; k++)
-      slots.push_back((uint32_t)(t * S::OPEN_CAP + k));
-  return slots;
-}
-
 static void check_seam_merging(Run &r, const Oracle &whole)
 {
   const size_t cap = (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP;
   auto parent = down(r.f.out.open.parent, cap), key = down(r.f.out.open.key, cap);
-  const auto slots = open_slots(r);
+  const auto slots = open_slots<S>(r.f);
   // Pieces per root and per component must be the same partition.
   std::vector<std::pair<uint32_t, uint32_t>> root_comp;
   for (uint32_t p : slots)
@@ -244,7 +232,7 @@ static void check_open_merging(Run &r, const Oracle &whole)
     check_tile_counts(r, whole);
   const HostOpenPieces o =
       down_open(r.f.out.open, (size_t)r.f.tiles_x * r.f.tiles_y * S::OPEN_CAP);
-  for (uint32_t p : open_slots(r)) {
+  for (uint32_t p : open_slots<S>(r.f)) {
     if (o.parent[p] != p)
       continue;
     const long c = (long)whole.labels[o.key[p]] - 1;

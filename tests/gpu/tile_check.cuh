@@ -101,6 +101,18 @@ template <class S, class Frame> static inline HostTiles down_tiles(const Frame &
       down(f.out.start, (size_t)f.tiles_y * S::H * f.out.start_words)};
 }
 
+// A frame's open piece slots (a tile::Frame of shape S), in tile order.
+template <class S, class Frame>
+static inline std::vector<uint32_t> open_slots(const Frame &f)
+{
+  const auto n_open = down(f.out.n_open, (size_t)f.tiles_x * f.tiles_y);
+  std::vector<uint32_t> slots;
+  for (size_t t = 0; t < n_open.size(); t++)
+    for (uint32_t k = 0; k < n_open[t]; k++)
+      slots.push_back((uint32_t)(t * S::OPEN_CAP + k));
+  return slots;
+}
+
 // The allocator pair tile::buffers_alloc / buffers_free take (no zero-byte
 // allocations).
 static inline cudaError_t dalloc(void **p, size_t n)
