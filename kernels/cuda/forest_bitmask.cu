@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Binarisation into HA4's bitmask image, for the algorithms that do not
  * fuse it into their labeling (the forest labelers): one thread per
- * 32-pixel word reads the raw samples as tile labeling does
+ * 32-pixel word (a warp per 32 words of a row: no division) reads the raw samples as tile labeling does
  * (tile_samples.cuh: threshold, invert, format and Otsu; 8-bit rows 16
  * bytes a load) and writes the word. Every later kernel reads bits, not
  * the image.
@@ -13,17 +13,17 @@
 #include "forest_values.cuh"
 #include "tile_samples.cuh"
 
-constexpr int BITMASK_THREADS = 256;
+constexpr int BITMASK_ROWS = 8; /* a block: 32 words of 8 rows */
 
 template <GpucclPixelFormat FMT>
-__global__ void __launch_bounds__(BITMASK_THREADS)
+__global__ void __launch_bounds__(32 * BITMASK_ROWS)
     forest_bitmask(Ha4Frame f, tile::Image im)
 {
-  const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= (size_t)f.height * f.words)
+  const int k = blockIdx.x * 32 + threadIdx.x;
+  const int y = blockIdx.y * BITMASK_ROWS + threadIdx.y;
+  if (k >= f.words || y >= f.height)
     return;
-  const int y = (int)(i / f.words), k = (int)(i % f.words);
-  f.bits[i] = tile::threshold_word<FMT>(
+  f.bits[(size_t)y * f.words + k] = tile::threshold_word<FMT>(
       im, (unsigned)tile::threshold_of(im), 32 * k, y);
 }
 
@@ -56,20 +56,20 @@ cudaError_t forest_launch_bitmask(const Ha4Frame &f, cudaStream_t stream)
    * (cuda_frame.cu). */
   tile::Image im = {};
   set_tile_samples(im, f);
-  const size_t words = (size_t)f.height * f.words;
-  const unsigned blocks =
-      (unsigned)((words + BITMASK_THREADS - 1) / BITMASK_THREADS);
+  const dim3 blocks((f.words + 31) / 32,
+                    (f.height + BITMASK_ROWS - 1) / BITMASK_ROWS);
+  const dim3 threads(32, BITMASK_ROWS);
   switch (f.format) {
   case GPUCCL_PIXEL_U16:
-    forest_bitmask<GPUCCL_PIXEL_U16><<<blocks, BITMASK_THREADS, 0, stream>>>(
+    forest_bitmask<GPUCCL_PIXEL_U16><<<blocks, threads, 0, stream>>>(
         f, im);
     break;
   case GPUCCL_PIXEL_PACKED4:
     forest_bitmask<GPUCCL_PIXEL_PACKED4>
-        <<<blocks, BITMASK_THREADS, 0, stream>>>(f, im);
+        <<<blocks, threads, 0, stream>>>(f, im);
     break;
   default:
-    forest_bitmask<GPUCCL_PIXEL_U8><<<blocks, BITMASK_THREADS, 0, stream>>>(
+    forest_bitmask<GPUCCL_PIXEL_U8><<<blocks, threads, 0, stream>>>(
         f, im);
   }
   return cudaGetLastError();

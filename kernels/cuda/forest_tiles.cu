@@ -56,23 +56,31 @@ __device__ __forceinline__ uint32_t forest_root(const ForestView &g,
       g.parent, (y >> g.shift) * (uint32_t)g.fpitch + (x >> g.shift));
 }
 
-/* Pixel coordinates of a node's first pixel. */
-__device__ __forceinline__ uint2 node_origin(const ForestView &g, uint32_t n)
+/* Pixel coordinates of a node's first pixel (nodes: rows of fpitch). */
+__device__ __forceinline__ uint2 node_origin(const ForestView &g,
+                                             const RowDivider &nodes,
+                                             uint32_t n)
 {
-  return make_uint2(n % (uint32_t)g.fpitch << g.shift,
-                    n / (uint32_t)g.fpitch << g.shift);
+  uint32_t x;
+  const uint32_t y = nodes.row(n, x);
+  return make_uint2(x << g.shift, y << g.shift);
 }
 
 /* Tile labeling's outputs for one tile of a labeled forest. The label
  * image is not the agent's (its pieces are another labeling's): see
  * forest_label_image_kernel. LABELS: the label image follows, and takes
- * every component's key from root_slot. */
-template <bool LABELS> struct ForestTiles {
-  /* The agent's format and connectivity only choose how it binarises and
-   * which runs touch (steps 1 to 5), which this adapter does not run; it
-   * numbers every run (finishing isolated runs from their words, as tile
-   * labeling does, saved no time here). */
-  typedef TilePieces<S, GPUCCL_PIXEL_U8, false, LIBRARY_FCAP> Tile;
+ * every component's key from root_slot. CONN8: the forest's connectivity.
+ *
+ * Isolated runs (a run inside one word that touches no other run and no
+ * seam: most runs of sparse noise) are whole components whatever the
+ * forest says, so the agent finishes them from their words, as tile
+ * labeling does, and they never ask the forest for a root; at the forest's
+ * connectivity, which is all the agent's CONN8 chooses here besides the
+ * pairs of runs it finds for steps 3 to 5, which this adapter does not
+ * run. With a label image every run is numbered: each component's key is
+ * published at its root (publish_root_slots). */
+template <bool LABELS, bool CONN8> struct ForestTiles {
+  typedef TilePieces<S, GPUCCL_PIXEL_U8, CONN8, LIBRARY_FCAP> Tile;
   typedef typename Tile::Shared Shared;
   static constexpr int NT = S::THREADS;
   static constexpr uint32_t FULL = 0xffffffffu;
@@ -83,13 +91,15 @@ template <bool LABELS> struct ForestTiles {
   Shared &s;
   const Frame &f;
   const ForestView &g;
+  const RowDivider nodes;
   /* Free between steps 2 and 7: the extras' list, which this adapter does
    * not use, and which the feature windows overwrite from step 7 on. */
   uint32_t *const hkey, *const hrep;
 
   __device__ ForestTiles(Shared &shared, const Frame &frame,
                          const ForestView &forest)
-      : tl(shared, frame, false), s(shared), f(frame), g(forest),
+      : tl(shared, frame, !LABELS), s(shared), f(frame), g(forest),
+        nodes(forest.fpitch),
         hkey(shared.extra), hrep(shared.extra + HASH_SLOTS)
   {
   }
@@ -98,7 +108,7 @@ template <bool LABELS> struct ForestTiles {
    * (they wrap) when it lies outside. */
   __device__ uint2 local_origin(uint32_t node) const
   {
-    const uint2 o = node_origin(g, node);
+    const uint2 o = node_origin(g, nodes, node);
     return make_uint2(o.x - tl.gx0, o.y - tl.gy0);
   }
   /* Whether local_origin's coordinates lie in the tile. */
@@ -265,11 +275,11 @@ template <bool LABELS> struct ForestTiles {
   }
 };
 
-template <bool LABELS>
+template <bool LABELS, bool CONN8>
 __global__ void __launch_bounds__(S::THREADS)
     forest_tiles_kernel(Frame f, ForestView g)
 {
-  typedef ForestTiles<LABELS> Agent;
+  typedef ForestTiles<LABELS, CONN8> Agent;
   extern __shared__ uint4 smem_raw[];
   wait_for_previous();
   allow_next();
@@ -280,6 +290,7 @@ __global__ void __launch_bounds__(S::THREADS)
     return;
   }
   a.publish_root_slots();
+  a.tl.stage_isolated(); /* none with a label image */
   a.tl.features();
   a.tl.write_counts(a.tl.count_open());
 }
@@ -291,11 +302,12 @@ __global__ void __launch_bounds__(S::THREADS)
 struct ForestRoots {
   const ForestView g;
   const OpenPieces o;
-  const uint32_t width;
+  const RowDivider keys;
   __device__ uint32_t operator()(uint32_t p) const
   {
-    const uint32_t key = o.key[p];
-    return g.root_slot[forest_root(g, key % width, key / width)];
+    uint32_t x;
+    const uint32_t y = keys.row(o.key[p], x);
+    return g.root_slot[forest_root(g, x, y)];
   }
 };
 
@@ -307,7 +319,7 @@ __global__ void __launch_bounds__(OPEN_THREADS)
 {
   wait_for_previous();
   allow_next();
-  open_merging(f, ForestRoots{g, f.out.open, (uint32_t)f.image.width});
+  open_merging(f, ForestRoots{g, f.out.open, RowDivider(f.image.width)});
 }
 
 /* The label image (Alg. 5) after blob records: each foreground pixel gets
@@ -330,7 +342,9 @@ __global__ void __launch_bounds__(256)
     const uint32_t slot = g.root_slot[forest_root(g, x, y)];
     const uint32_t key =
         slot & CLOSED_KEY ? slot & ~CLOSED_KEY : f.out.open.key[slot];
-    id = (uint32_t)components_before<S>(f, key % w, key / w) + 1;
+    uint32_t kx;
+    const uint32_t ky = RowDivider(f.image.width).row(key, kx);
+    id = (uint32_t)components_before<S>(f, kx, ky) + 1;
   }
   labels[(size_t)y * w + x] = id;
 }
@@ -340,12 +354,16 @@ __global__ void __launch_bounds__(256)
 cudaError_t launch_forest_tiles(const Frame &f, const ForestView &g,
                                 bool labels, cudaStream_t stream)
 {
-  constexpr size_t smem = sizeof(ForestTiles<false>::Shared);
+  constexpr size_t smem = sizeof(ForestTiles<false, false>::Shared);
   static_assert(smem <= 48 * 1024, "tile shared memory over 48 KB");
-  return launch_dependent(labels ? forest_tiles_kernel<true>
-                                 : forest_tiles_kernel<false>,
-                          dim3(f.tiles_x, f.tiles_y), S::THREADS, smem,
-                          stream, f, g);
+  typedef void (*Kernel)(Frame, ForestView);
+  const Kernel kernel =
+      labels ? (f.conn8 ? forest_tiles_kernel<true, true>
+                        : forest_tiles_kernel<true, false>)
+             : (f.conn8 ? forest_tiles_kernel<false, true>
+                        : forest_tiles_kernel<false, false>);
+  return launch_dependent(kernel, dim3(f.tiles_x, f.tiles_y), S::THREADS,
+                          smem, stream, f, g);
 }
 
 cudaError_t launch_forest_open_merging(const Frame &f, const ForestView &g,
