@@ -213,6 +213,34 @@ __device__ __forceinline__ uint32_t background4_u8(const GpucclMotion &m,
   return bits_of_carries(over);
 }
 
+/* motion_word_of a pixel at a time: the word at the image's right edge,
+ * or its model or samples off 16-byte boundaries. */
+template <GpucclPixelFormat FMT, typename T>
+__device__ __forceinline__ uint32_t motion_word_pixels(const Image &im,
+                                                       unsigned thr,
+                                                       const uint8_t *row,
+                                                       int x, int y)
+{
+  constexpr unsigned SHIFT = FMT == GPUCCL_PIXEL_U16 ? 16u : 8u;
+  constexpr unsigned STORED =
+      sizeof(T) == (FMT == GPUCCL_PIXEL_U16 ? 2u : 1u) ? SHIFT : 0u;
+  T *const model = static_cast<T *>(im.motion.model);
+  uint32_t m = 0;
+  const int n = min(32, im.width - x);
+  for (int i = 0; i < n; i++) {
+    T *const v = model_chunked<T>
+                     ? model + model_offset<T>(im.width, x + i, y)
+                     : model + (size_t)y * im.width + x + i;
+    uint32_t b = (uint32_t)*v << STORED;
+    m |= (uint32_t)gpuccl_motion_pixel(sample_at<FMT>(im, row, x + i), &b,
+                                       &im.motion, thr, im.invert, SHIFT)
+         << i;
+    if (im.motion_learns)
+      *v = (T)(b >> STORED);
+  }
+  return m;
+}
+
 /* The foreground bits of pixels x .. x + 31 of row y (inside the image; x
  * a multiple of 32) by motion (motion.h): each sample against its model
  * value, read and (when this kernel learns) written back in the same pass,
@@ -319,19 +347,7 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
     }
     return m;
   }
-  const int n = min(32, im.width - x);
-  for (int i = 0; i < n; i++) {
-    T *const v = model_chunked<T>
-                     ? model + model_offset<T>(im.width, x + i, y)
-                     : word + i;
-    uint32_t b = (uint32_t)*v << STORED;
-    m |= (uint32_t)gpuccl_motion_pixel(sample_at<FMT>(im, row, x + i), &b,
-                                       &im.motion, thr, im.invert, SHIFT)
-         << i;
-    if (im.motion_learns)
-      *v = (T)(b >> STORED);
-  }
-  return m;
+  return motion_word_pixels<FMT, T>(im, thr, row, x, y);
 }
 
 /* motion_word_of with the model's type: a previous-frame model in the
