@@ -56,8 +56,13 @@ __global__ void __launch_bounds__(SB_TILE *SB_TILE)
     __syncthreads();
     if (!changed)
       break;
-    /* Pass 2. */
-    label = block_find(lab, label);
+    /* Pass 2, halving the paths as it finds the roots (atomicMin, as
+     * tile labeling's finds): a tile of one component links most of its
+     * pixels in a chain in pass 1, which read-only finds would each walk
+     * whole. */
+    label = (int)tile::find_root<tile::SharedForest>(
+        reinterpret_cast<uint32_t *>(const_cast<int *>(lab)),
+        (uint32_t)label);
     __syncthreads();
   }
   if (x >= f.width || y >= f.height)

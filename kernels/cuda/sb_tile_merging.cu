@@ -24,17 +24,17 @@
  * union does). */
 #include "forest_values.cuh"
 
-__global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
-                                int tiles_x, long n)
+/* Thread id of grid row blockIdx.y: merged tile id >> log_per of that
+ * row, its border pixel id & (per - 1) (per = 4 * side, a power of two,
+ * as side is: no division). */
+__global__ void sb_tile_merging(Ha4Frame f, Forest g, int side, int log_per,
+                                int tiles_x)
 {
-  const long id = (long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (id >= n)
+  const int id = blockIdx.x * blockDim.x + threadIdx.x;
+  if (id >> log_per >= tiles_x)
     return;
-  const int per = 4 * side; /* border pixels of one merged tile */
-  const long t = id / per;
-  const int j = (int)(id % per);
-  const int x0 = (int)(t % tiles_x) * 2 * side;
-  const int y0 = (int)(t / tiles_x) * 2 * side;
+  const int j = id & ((1 << log_per) - 1);
+  const int x0 = (id >> log_per) * 2 * side, y0 = blockIdx.y * 2 * side;
   /* The pixel, its place along the border, and the step across it. */
   int x, y, i, ex, ey;
   if (j < 2 * side) {
@@ -57,7 +57,7 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
    * pp) and the ones across from them (am, ap) are connected to it; a0
    * straight across. Unions already implied are skipped (above): one union
    * a run of connected pairs, not one a pixel. */
-  const bool first = i % side == 0, last = (i + 1) % side == 0;
+  const bool first = (i & (side - 1)) == 0, last = ((i + 1) & (side - 1)) == 0;
   const int ax = x + ex, ay = y + ey;
   const uint32_t a0 = forest_value(f, ax, ay);
   const bool pm = !first && forest_value(f, x - ey, y - ex) == v;
@@ -78,10 +78,12 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side,
 cudaError_t sb_launch_tile_merging(const Ha4Frame &f, const Forest &g,
                                    int side, cudaStream_t stream)
 {
+  static_assert((SB_TILE & (SB_TILE - 1)) == 0, "sides are powers of two");
   const int tiles_x = (f.width + 2 * side - 1) / (2 * side);
   const int tiles_y = (f.height + 2 * side - 1) / (2 * side);
-  const long n = (long)tiles_x * tiles_y * 4 * side;
-  sb_tile_merging<<<(unsigned)((n + 255) / 256), 256, 0, stream>>>(
-      f, g, side, tiles_x, n);
+  const int log_per = __builtin_ctz(4u * (unsigned)side);
+  const int row = tiles_x << log_per; /* threads of a row of merged tiles */
+  const dim3 grid((row + 255) / 256, tiles_y);
+  sb_tile_merging<<<grid, 256, 0, stream>>>(f, g, side, log_per, tiles_x);
   return cudaGetLastError();
 }
