@@ -201,8 +201,7 @@ cudaError_t gpuccl_forest_launch_labeling(const Ha4Frame &f,
     break;
   case GPUCCL_ALGORITHM_STAVA_BENES:
     FOREST_TRY(sb_launch_tile_labeling(f, g, stream));
-    for (int side = SB_TILE; side < f.width || side < f.height; side *= 2)
-      FOREST_TRY(sb_launch_tile_merging(f, g, side, stream));
+    FOREST_TRY(sb_launch_tile_merging(f, g, stream));
     /* Its final update (Kernel 4) flattens the forest into labels: left
      * out as BKE's. */
     break;

@@ -186,14 +186,14 @@ cudaError_t hybrid3_launch_loop(const Ha4Frame &f, const Forest &g,
 
 /* Stava and Benes (2011, "Connected Component Labeling in CUDA"): Kernel
  * 1 labels SB_TILE x SB_TILE tiles in shared memory; Kernel 2 merges 2x2
- * tiles of side `side` across their inner borders, once per level. Its
+ * tiles across their inner borders, every level in one launch. Its
  * final update, which flattens the forest into labels, is left out: the
  * tail walks to the roots. */
 #define SB_TILE 16
 cudaError_t sb_launch_tile_labeling(const Ha4Frame &f, const Forest &g,
                                     cudaStream_t stream);
 cudaError_t sb_launch_tile_merging(const Ha4Frame &f, const Forest &g,
-                                   int side, cudaStream_t stream);
+                                   cudaStream_t stream);
 
 /* In the launch sequences: return the first launch's error. */
 #define FOREST_TRY(expr)                                                      \

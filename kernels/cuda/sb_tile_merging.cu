@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Stava and Benes Kernel 2 (2011, Fig. 35.10), one launch per level
- * of the merging scheme: 2 x 2 tiles of side `side` become one, by Union
- * across their inner vertical and horizontal borders (diagonals too when
+/* Stava and Benes Kernel 2 (2011, Fig. 35.10): at each level of the
+ * merging scheme 2 x 2 tiles of side `side` become one, by Union across
+ * their inner vertical and horizontal borders (diagonals too when
  * 8-connected). Tiles at the right and bottom may be partial, so any width
- * and height work (the paper needs powers of two). Two deviations: Union
- * is the atomicMin merge (ha4_merge), so one pass suffices where the
- * paper's plain Union repeats until sChanged stays 0; and threads are one
- * per border pixel over the whole level rather than a block per group of
- * 16 tiles. The border flattening of its Kernel 3 is left out: the unions
+ * and height work (the paper needs powers of two). Three deviations:
+ * Union is the atomicMin merge (ha4_merge), so one pass suffices where the
+ * paper's plain Union repeats until sChanged stays 0; threads are one per
+ * border pixel rather than a block per group of 16 tiles; and since
+ * concurrent merges of that kind are safe in any order, every level runs
+ * in one launch instead of one launch a level, each level's tiles a band
+ * of the grid's rows (a launch a level cost about 6 us each, seven levels
+ * at 2048 x 2048, mostly waiting on the one before). The border flattening of its Kernel 3 is left out: the unions
  * find roots themselves. Connected means equal non-zero values
  * (forest_values.cuh), so the segments mode merges only equal classes.
  *
@@ -22,19 +25,34 @@
  * a0's link to the diagonal inside the other tile imply it), or when the
  * pixel along the border on the diagonal's side is (that pixel's straight
  * union does). */
+#include <algorithm>
+
 #include "forest_values.cuh"
 
-/* Thread id of grid row blockIdx.y: merged tile id >> log_per of that
- * row, its border pixel id & (per - 1) (per = 4 * side, a power of two,
- * as side is: no division). */
-__global__ void sb_tile_merging(Ha4Frame f, Forest g, int side, int log_per,
-                                int tiles_x)
+/* Rows of merged tiles at the level that merges tiles of `side`. */
+__host__ __device__ inline int sb_level_rows(int height, int side)
 {
+  return (height + 2 * side - 1) / (2 * side);
+}
+
+/* Grid row blockIdx.y is row `row` of the merged tiles of one level (the
+ * levels' rows one after the other, SB_TILE's first); thread id of it
+ * is border pixel id & (per - 1) of merged tile id >> log_per (per = 4 *
+ * side, a power of two, as side is: no division). */
+__global__ void sb_tile_merging(Ha4Frame f, Forest g)
+{
+  int side = SB_TILE, row = blockIdx.y, rows;
+  while (row >= (rows = sb_level_rows(f.height, side))) {
+    row -= rows;
+    side *= 2;
+  }
+  const int log_per = __ffs(4 * side) - 1;
+  const int tiles_x = (f.width + 2 * side - 1) >> (log_per - 1);
   const int id = blockIdx.x * blockDim.x + threadIdx.x;
   if (id >> log_per >= tiles_x)
     return;
   const int j = id & ((1 << log_per) - 1);
-  const int x0 = (id >> log_per) * 2 * side, y0 = blockIdx.y * 2 * side;
+  const int x0 = (id >> log_per) * 2 * side, y0 = row * 2 * side;
   /* The pixel, its place along the border, and the step across it. */
   int x, y, i, ex, ey;
   if (j < 2 * side) {
@@ -76,14 +94,20 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g, int side, int log_per,
 }
 
 cudaError_t sb_launch_tile_merging(const Ha4Frame &f, const Forest &g,
-                                   int side, cudaStream_t stream)
+                                   cudaStream_t stream)
 {
   static_assert((SB_TILE & (SB_TILE - 1)) == 0, "sides are powers of two");
-  const int tiles_x = (f.width + 2 * side - 1) / (2 * side);
-  const int tiles_y = (f.height + 2 * side - 1) / (2 * side);
-  const int log_per = __builtin_ctz(4u * (unsigned)side);
-  const int row = tiles_x << log_per; /* threads of a row of merged tiles */
-  const dim3 grid((row + 255) / 256, tiles_y);
-  sb_tile_merging<<<grid, 256, 0, stream>>>(f, g, side, log_per, tiles_x);
+  /* Every level's rows of merged tiles, and the most border pixels
+   * (threads) a row of them has. */
+  int rows = 0, row_threads = 0;
+  for (int side = SB_TILE; side < f.width || side < f.height; side *= 2) {
+    rows += sb_level_rows(f.height, side);
+    row_threads = std::max(row_threads,
+                           (f.width + 2 * side - 1) / (2 * side) * 4 * side);
+  }
+  if (!rows)
+    return cudaSuccess;
+  const dim3 grid((row_threads + 255) / 256, rows);
+  sb_tile_merging<<<grid, 256, 0, stream>>>(f, g);
   return cudaGetLastError();
 }
