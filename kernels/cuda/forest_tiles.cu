@@ -52,8 +52,7 @@ static_assert(S::W % 2 == 0 && S::H % 2 == 0,
 __device__ __forceinline__ uint32_t forest_root(const ForestView &g,
                                                 uint32_t x, uint32_t y)
 {
-  return root_of<FinishedForest>(
-      g.parent, (y >> g.shift) * (uint32_t)g.fpitch + (x >> g.shift));
+  return node_root<FinishedForest>(g.parent, g.shift, g.fpitch, x, y);
 }
 
 /* Pixel coordinates of a node's first pixel (nodes: rows of fpitch). */

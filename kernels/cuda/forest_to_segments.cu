@@ -13,8 +13,8 @@
 
 __device__ __forceinline__ uint32_t forest_root(const Forest &g, int x, int y)
 {
-  return ha4_find(g.parent,
-                  (uint32_t)((y >> g.shift) * g.fpitch + (x >> g.shift)));
+  return tile::node_root<tile::CachedForest>(g.parent, g.shift, g.fpitch,
+                                             (uint32_t)x, (uint32_t)y);
 }
 
 /* L at every piece start (a set bit whose left neighbour in its 32-bit

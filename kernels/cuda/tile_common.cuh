@@ -311,6 +311,16 @@ __device__ __forceinline__ uint32_t root_of(const uint32_t *P, uint32_t x)
   return x;
 }
 
+/* Root of the node holding pixel (x, y) in a forest over nodes of 2^shift
+ * x 2^shift pixels, fpitch nodes a row (the forest labelers'). */
+template <class Mem>
+__device__ __forceinline__ uint32_t node_root(const uint32_t *parent,
+                                              int shift, int fpitch,
+                                              uint32_t x, uint32_t y)
+{
+  return root_of<Mem>(parent, (y >> shift) * (uint32_t)fpitch + (x >> shift));
+}
+
 /* One step up a path with halving, for x with parent p (not x) and
  * g = P[p] loaded: x becomes a root (p, when g is p) or, pointed at g with
  * atomicMin (which never raises a link a concurrent merge lowered), its
