@@ -10,7 +10,8 @@
  * ends against a walk along the row, and for random row triples the
  * isolated runs (untouched_starts / untouched_ends: inside one word, no
  * touching run in the rows above and below) and their lengths against the
- * enumeration. */
+ * enumeration; and for random row quadruples the same keys and first keys
+ * over row-pair nodes (check_pair_nodes). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,6 +170,90 @@ static void check_pair(const uint32_t *A, const uint32_t *B, int conn8)
   }
 }
 
+/* Row-pair nodes (issue 23; bench/rowpair_proto.cu), 8-connected: a node
+ * is a run of the OR of a pair of rows. Node r of the pair B0, B1 touches
+ * node u of the pair above (A0, A1) where a pixel of A1 in u touches one
+ * of B0 in r; the keys of A1 and B0, mapped through the nodes' starts,
+ * must name only touching node pairs and every one of them at least once
+ * (runs of one node may repeat a pair), and the first key of each node,
+ * by the carry over the node's key-less pixels, its leftmost touching
+ * node above. */
+static int node_touch(const uint32_t *A1, Run u, const uint32_t *B0, Run r)
+{
+  for (int x = r.a; x <= r.b; x++)
+    if (px(B0, x))
+      for (int d = -1; d <= 1; d++)
+        if (x + d >= u.a && x + d <= u.b && px(A1, x + d))
+          return 1;
+  return 0;
+}
+
+static void check_pair_nodes(const uint32_t *A0, const uint32_t *A1,
+                             const uint32_t *B0, const uint32_t *B1)
+{
+  uint32_t PA[WORDS], PB[WORDS];
+  for (int k = 0; k < WORDS; k++) {
+    PA[k] = A0[k] | A1[k];
+    PB[k] = B0[k] | B1[k];
+  }
+  Run ra[WIDTH / 2 + 1], rb[WIDTH / 2 + 1];
+  const int na = runs_of(PA, ra), nb = runs_of(PB, rb);
+  /* The kernel's words: keys of the touching rows, first keys by the
+   * nodes' pixels, node starts. */
+  struct FirstKeySum sums[WORDS];
+  uint32_t keys[WORDS], sa[WORDS], sb[WORDS], ba[WORDS], bb[WORDS];
+  uint32_t generate = 0, propagate = 0, n_a = 0, n_b = 0;
+  for (int k = 0; k < WORDS; k++) {
+    const int l = k > 0;
+    keys[k] = pair_keys(A1[k], l ? A1[k - 1] : 0, B0[k], l ? B0[k - 1] : 0, true);
+    sums[k] = first_key_sum(PB[k], l ? PB[k - 1] : 0, keys[k]);
+    generate |= (uint32_t)sums[k].generate << k;
+    propagate |= (uint32_t)sums[k].propagate << k;
+    sa[k] = run_starts(PA[k], l ? PA[k - 1] : 0);
+    sb[k] = run_starts(PB[k], l ? PB[k - 1] : 0);
+    ba[k] = n_a;
+    bb[k] = n_b;
+    n_a += tile_popc(sa[k]);
+    n_b += tile_popc(sb[k]);
+  }
+  const uint32_t carries = word_carries(generate, propagate, 1u << (WORDS - 1));
+  static unsigned char seen[WIDTH / 2 + 1][WIDTH / 2 + 1], first_of[WIDTH / 2 + 1];
+  memset(seen, 0, sizeof seen);
+  memset(first_of, 0xff, sizeof first_of);
+  for (int k = 0; k < WORDS; k++) {
+    const uint32_t first = first_keys(sums[k], keys[k], carries >> k & 1u);
+    for (uint32_t m = keys[k]; m; m &= m - 1) {
+      const int i = tile_lowest(m);
+      const uint32_t r = run_at(bb[k], sb[k], i), u = run_at(ba[k], sa[k], i);
+      EXPECT(r < (uint32_t)nb && u < (uint32_t)na, "node key at %d: nodes %u %u",
+             32 * k + i, r, u);
+      if (r >= (uint32_t)nb || u >= (uint32_t)na)
+        continue;
+      EXPECT(node_touch(A1, ra[u], B0, rb[r]), "node key at %d: nodes %u, %u do not touch",
+             32 * k + i, u, r);
+      seen[r][u] = 1;
+      if (first >> i & 1u) {
+        EXPECT(first_of[r] == 0xff, "node %u has two first keys", r);
+        first_of[r] = (unsigned char)u;
+      }
+    }
+  }
+  for (int r = 0; r < nb; r++) {
+    int leftmost = -1;
+    for (int u = 0; u < na; u++) {
+      if (!node_touch(A1, ra[u], B0, rb[r]))
+        continue;
+      EXPECT(seen[r][u], "nodes (%d..%d, %d..%d) touch without a key", ra[u].a,
+             ra[u].b, rb[r].a, rb[r].b);
+      if (leftmost < 0)
+        leftmost = u;
+    }
+    EXPECT(leftmost < 0 ? first_of[r] == 0xff : first_of[r] == leftmost,
+           "node %d..%d: first key names node %d, first top neighbour %d", rb[r].a,
+           rb[r].b, first_of[r] == 0xff ? -1 : first_of[r], leftmost);
+  }
+}
+
 /* Isolated runs of B between A (above) and C (below), word by word as
  * tile labeling finds them, against the runs that lie in one word and
  * touch no run of A or C. */
@@ -212,7 +297,7 @@ static void check_isolated(const uint32_t *A, const uint32_t *B, const uint32_t 
 
 int main(void)
 {
-  uint32_t A[WORDS], B[WORDS], C[WORDS];
+  uint32_t A[WORDS], B[WORDS], C[WORDS], D[WORDS];
   static const int d[] = {0, 5, 30, 50, 60, 90, 100};
   static const int g[] = {1, 2, 8, 40};
   for (int iter = 0; iter < 20000; iter++) {
@@ -223,6 +308,8 @@ int main(void)
     random_row(C, d[next() % 7], g[next() % 4]);
     check_isolated(A, B, C, 0);
     check_isolated(A, B, C, 1);
+    random_row(D, d[next() % 7], g[next() % 4]);
+    check_pair_nodes(A, B, C, D);
   }
   /* Runs that cross every word boundary, full rows, checkerboards. */
   for (int s = 0; s < 4; s++) {
