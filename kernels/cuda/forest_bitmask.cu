@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Binarisation into HA4's bitmask image, for the algorithms that do not
  * fuse it into their labeling (the forest labelers): one thread per
- * 32-pixel word (a warp per 32 words of a row: no division) reads the raw samples as tile labeling does
- * (tile_samples.cuh: threshold, invert, format and Otsu; 8-bit rows 16
- * bytes a load) and writes the word. Every later kernel reads bits, not
+ * 32-pixel word (a warp per 32 words of a row: no division) reads the raw
+ * samples as tile labeling does (tile_samples.cuh: threshold, invert,
+ * format and Otsu; 8-bit rows 16 bytes a load) and writes the word. Every later kernel reads bits, not
  * the image.
  *
  * In segments mode the bit is "value non-zero", and a second word marks

@@ -72,12 +72,10 @@ __device__ __forceinline__ uint2 node_origin(const ForestView &g,
  *
  * Isolated runs (a run inside one word that touches no other run and no
  * seam: most runs of sparse noise) are whole components whatever the
- * forest says, so the agent finishes them from their words, as tile
- * labeling does, and they never ask the forest for a root; at the forest's
- * connectivity, which is all the agent's CONN8 chooses here besides the
- * pairs of runs it finds for steps 3 to 5, which this adapter does not
- * run. With a label image every run is numbered: each component's key is
- * published at its root (publish_root_slots). */
+ * forest says, so the agent finds them at the forest's connectivity and
+ * finishes them from their words, as tile labeling does: they never ask
+ * the forest for a root. With a label image every run is numbered: each
+ * component's key is published at its root (publish_root_slots). */
 template <bool LABELS, bool CONN8> struct ForestTiles {
   typedef TilePieces<S, GPUCCL_PIXEL_U8, CONN8, LIBRARY_FCAP> Tile;
   typedef typename Tile::Shared Shared;

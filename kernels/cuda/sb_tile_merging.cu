@@ -10,8 +10,9 @@
  * concurrent merges of that kind are safe in any order, every level runs
  * in one launch instead of one launch a level, each level's tiles a band
  * of the grid's rows (a launch a level cost about 6 us each, seven levels
- * at 2048 x 2048, mostly waiting on the one before). The border flattening of its Kernel 3 is left out: the unions
- * find roots themselves. Connected means equal non-zero values
+ * at 2048 x 2048, mostly waiting on the one before). The border
+ * flattening of its Kernel 3 is left out: the unions find roots
+ * themselves. Connected means equal non-zero values
  * (forest_values.cuh), so the segments mode merges only equal classes.
  *
  * A pixel skips a union its neighbour along the border already makes: the
@@ -75,7 +76,8 @@ __global__ void sb_tile_merging(Ha4Frame f, Forest g)
    * pp) and the ones across from them (am, ap) are connected to it; a0
    * straight across. Unions already implied are skipped (above): one union
    * a run of connected pairs, not one a pixel. */
-  const bool first = (i & (side - 1)) == 0, last = ((i + 1) & (side - 1)) == 0;
+  const bool first = (i & (side - 1)) == 0;
+  const bool last = ((i + 1) & (side - 1)) == 0;
   const int ax = x + ex, ay = y + ey;
   const uint32_t a0 = forest_value(f, ax, ay);
   const bool pm = !first && forest_value(f, x - ey, y - ex) == v;
