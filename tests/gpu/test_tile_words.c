@@ -84,19 +84,24 @@ typedef struct {
   uint32_t starts_a[WORDS], starts_b[WORDS], base_a[WORDS], base_b[WORDS];
 } Words;
 
-static void kernel_words(const uint32_t *A, const uint32_t *B, int conn8,
+/* The words of nodes NA (above) and NB whose touching rows are KA and KB:
+ * for runs, the rows themselves (NA = KA, NB = KB); for row-pair nodes,
+ * the ORs of the pairs, touching through the upper pair's bottom row and
+ * the lower pair's top row. */
+static void kernel_words(const uint32_t *KA, const uint32_t *KB,
+                         const uint32_t *NA, const uint32_t *NB, int conn8,
                          Words *w)
 {
   struct FirstKeySum sums[WORDS];
   uint32_t generate = 0, propagate = 0, na = 0, nb = 0;
   for (int k = 0; k < WORDS; k++) {
-    const uint32_t al = k ? A[k - 1] : 0, bl = k ? B[k - 1] : 0;
-    w->keys[k] = pair_keys(A[k], al, B[k], bl, conn8);
-    sums[k] = first_key_sum(B[k], bl, w->keys[k]);
+    const int l = k > 0;
+    w->keys[k] = pair_keys(KA[k], l ? KA[k - 1] : 0, KB[k], l ? KB[k - 1] : 0, conn8);
+    sums[k] = first_key_sum(NB[k], l ? NB[k - 1] : 0, w->keys[k]);
     generate |= (uint32_t)sums[k].generate << k;
     propagate |= (uint32_t)sums[k].propagate << k;
-    w->starts_a[k] = run_starts(A[k], al);
-    w->starts_b[k] = run_starts(B[k], bl);
+    w->starts_a[k] = run_starts(NA[k], l ? NA[k - 1] : 0);
+    w->starts_b[k] = run_starts(NB[k], l ? NB[k - 1] : 0);
     w->base_a[k] = na;
     w->base_b[k] = nb;
     na += tile_popc(w->starts_a[k]);
@@ -115,12 +120,78 @@ static void kernel_words(const uint32_t *A, const uint32_t *B, int conn8,
   }
 }
 
+/* Which nodes touch: runs at a connectivity (A1, B0 NULL), or row-pair
+ * nodes, 8-connected, where a pixel of A1 in u touches one of B0 in r. */
+typedef struct {
+  int conn8;
+  const uint32_t *A1, *B0;
+} Touch;
+
+static int touches(const Touch *t, Run u, Run r)
+{
+  if (!t->A1)
+    return touch(u, r, t->conn8);
+  for (int x = r.a; x <= r.b; x++)
+    if (px(t->B0, x))
+      for (int d = -1; d <= 1; d++)
+        if (x + d >= u.a && x + d <= u.b && px(t->A1, x + d))
+          return 1;
+  return 0;
+}
+
+/* Every key of w, mapped to its pair of nodes (ra above, rb), against the
+ * brute-force pairs: it names a touching pair, every touching pair has a
+ * key (runs: exactly one; the runs inside a pair node may repeat a pair),
+ * and the first key of each node names its leftmost touching node above
+ * (its first top neighbour). */
+static void check_keys(const Words *w, const Run *ra, int na, const Run *rb, int nb,
+                       const Touch *t)
+{
+  const char *what = t->A1 ? "node" : "run";
+  static unsigned char seen[WIDTH / 2 + 1][WIDTH / 2 + 1], first_of[WIDTH / 2 + 1];
+  memset(seen, 0, sizeof seen);
+  memset(first_of, 0xff, sizeof first_of);
+  for (int k = 0; k < WORDS; k++)
+    for (uint32_t m = w->keys[k]; m; m &= m - 1) {
+      const int i = tile_lowest(m);
+      const uint32_t r = run_at(w->base_b[k], w->starts_b[k], i);
+      const uint32_t u = run_at(w->base_a[k], w->starts_a[k], i);
+      EXPECT(r < (uint32_t)nb && u < (uint32_t)na, "key at %d: %ss %u %u", 32 * k + i,
+             what, r, u);
+      if (r >= (uint32_t)nb || u >= (uint32_t)na)
+        continue;
+      EXPECT(touches(t, ra[u], rb[r]), "key at %d: %ss %u, %u do not touch", 32 * k + i,
+             what, u, r);
+      if (!t->A1)
+        EXPECT(!seen[r][u], "pair %u, %u keyed twice", u, r);
+      seen[r][u] = 1;
+      if (w->first[k] >> i & 1u) {
+        EXPECT(first_of[r] == 0xff, "%s %u has two first keys", what, r);
+        first_of[r] = (unsigned char)u;
+      }
+    }
+  for (int r = 0; r < nb; r++) {
+    int leftmost = -1;
+    for (int u = 0; u < na; u++) {
+      if (!touches(t, ra[u], rb[r]))
+        continue;
+      EXPECT(seen[r][u], "c%d %ss: pair (%d..%d, %d..%d) has no key", t->conn8 ? 8 : 4,
+             what, ra[u].a, ra[u].b, rb[r].a, rb[r].b);
+      if (leftmost < 0)
+        leftmost = u;
+    }
+    EXPECT(leftmost < 0 ? first_of[r] == 0xff : first_of[r] == leftmost,
+           "c%d: %s %d..%d: first key names %d, first top neighbour %d", t->conn8 ? 8 : 4,
+           what, rb[r].a, rb[r].b, first_of[r] == 0xff ? -1 : first_of[r], leftmost);
+  }
+}
+
 static void check_pair(const uint32_t *A, const uint32_t *B, int conn8)
 {
   Run ra[WIDTH / 2 + 1], rb[WIDTH / 2 + 1];
   const int na = runs_of(A, ra), nb = runs_of(B, rb);
   Words w;
-  kernel_words(A, B, conn8, &w);
+  kernel_words(A, B, A, B, conn8, &w);
   /* Runs' starts and ends against the walk. */
   for (int k = 0; k < WORDS; k++) {
     uint32_t s = 0, e = 0;
@@ -132,62 +203,14 @@ static void check_pair(const uint32_t *A, const uint32_t *B, int conn8)
     EXPECT(w.starts_b[k] == s, "starts of word %d", k);
     EXPECT(run_ends(B[k], k + 1 < WORDS ? B[k + 1] : 0) == e, "ends of word %d", k);
   }
-  /* Every key, mapped to its pair, against the brute-force pairs. */
-  static unsigned char seen[WIDTH / 2 + 1][WIDTH / 2 + 1], first_of[WIDTH / 2 + 1];
-  memset(seen, 0, sizeof seen);
-  memset(first_of, 0xff, sizeof first_of);
-  for (int k = 0; k < WORDS; k++)
-    for (uint32_t m = w.keys[k]; m; m &= m - 1) {
-      const int i = tile_lowest(m);
-      const uint32_t r = run_at(w.base_b[k], w.starts_b[k], i);
-      const uint32_t u = run_at(w.base_a[k], w.starts_a[k], i);
-      EXPECT(r < (uint32_t)nb && u < (uint32_t)na, "key at %d: runs %u %u", 32 * k + i, r, u);
-      if (r >= (uint32_t)nb || u >= (uint32_t)na)
-        continue;
-      EXPECT(touch(ra[u], rb[r], conn8), "key at %d: runs %u, %u do not touch",
-             32 * k + i, u, r);
-      EXPECT(!seen[r][u], "pair %u, %u keyed twice", u, r);
-      seen[r][u] = 1;
-      if (w.first[k] >> i & 1u) {
-        EXPECT(first_of[r] == 0xff, "run %u has two first keys", r);
-        first_of[r] = (unsigned char)u;
-      }
-    }
-  for (int r = 0; r < nb; r++) {
-    int leftmost = -1;
-    for (int u = 0; u < na; u++) {
-      if (!touch(ra[u], rb[r], conn8))
-        continue;
-      EXPECT(seen[r][u], "c%d: pair (%d..%d, %d..%d) has no key", conn8 ? 8 : 4,
-             ra[u].a, ra[u].b, rb[r].a, rb[r].b);
-      if (leftmost < 0)
-        leftmost = u;
-    }
-    EXPECT(leftmost < 0 ? first_of[r] == 0xff : first_of[r] == leftmost,
-           "c%d: run %d..%d: first key names run %d, first top neighbour %d",
-           conn8 ? 8 : 4, rb[r].a, rb[r].b, first_of[r] == 0xff ? -1 : first_of[r],
-           leftmost);
-  }
+  const Touch t = {conn8, NULL, NULL};
+  check_keys(&w, ra, na, rb, nb, &t);
 }
 
 /* Row-pair nodes (issue 23; bench/rowpair_proto.cu), 8-connected: a node
- * is a run of the OR of a pair of rows. Node r of the pair B0, B1 touches
- * node u of the pair above (A0, A1) where a pixel of A1 in u touches one
- * of B0 in r; the keys of A1 and B0, mapped through the nodes' starts,
- * must name only touching node pairs and every one of them at least once
- * (runs of one node may repeat a pair), and the first key of each node,
- * by the carry over the node's key-less pixels, its leftmost touching
- * node above. */
-static int node_touch(const uint32_t *A1, Run u, const uint32_t *B0, Run r)
-{
-  for (int x = r.a; x <= r.b; x++)
-    if (px(B0, x))
-      for (int d = -1; d <= 1; d++)
-        if (x + d >= u.a && x + d <= u.b && px(A1, x + d))
-          return 1;
-  return 0;
-}
-
+ * is a run of the OR of a pair of rows (A0 | A1 above, B0 | B1); the keys
+ * of A1 and B0, mapped through the nodes' starts, and each node's first
+ * key by the carry over its own key-less pixels. */
 static void check_pair_nodes(const uint32_t *A0, const uint32_t *A1,
                              const uint32_t *B0, const uint32_t *B1)
 {
@@ -198,60 +221,10 @@ static void check_pair_nodes(const uint32_t *A0, const uint32_t *A1,
   }
   Run ra[WIDTH / 2 + 1], rb[WIDTH / 2 + 1];
   const int na = runs_of(PA, ra), nb = runs_of(PB, rb);
-  /* The kernel's words: keys of the touching rows, first keys by the
-   * nodes' pixels, node starts. */
-  struct FirstKeySum sums[WORDS];
-  uint32_t keys[WORDS], sa[WORDS], sb[WORDS], ba[WORDS], bb[WORDS];
-  uint32_t generate = 0, propagate = 0, n_a = 0, n_b = 0;
-  for (int k = 0; k < WORDS; k++) {
-    const int l = k > 0;
-    keys[k] = pair_keys(A1[k], l ? A1[k - 1] : 0, B0[k], l ? B0[k - 1] : 0, true);
-    sums[k] = first_key_sum(PB[k], l ? PB[k - 1] : 0, keys[k]);
-    generate |= (uint32_t)sums[k].generate << k;
-    propagate |= (uint32_t)sums[k].propagate << k;
-    sa[k] = run_starts(PA[k], l ? PA[k - 1] : 0);
-    sb[k] = run_starts(PB[k], l ? PB[k - 1] : 0);
-    ba[k] = n_a;
-    bb[k] = n_b;
-    n_a += tile_popc(sa[k]);
-    n_b += tile_popc(sb[k]);
-  }
-  const uint32_t carries = word_carries(generate, propagate, 1u << (WORDS - 1));
-  static unsigned char seen[WIDTH / 2 + 1][WIDTH / 2 + 1], first_of[WIDTH / 2 + 1];
-  memset(seen, 0, sizeof seen);
-  memset(first_of, 0xff, sizeof first_of);
-  for (int k = 0; k < WORDS; k++) {
-    const uint32_t first = first_keys(sums[k], keys[k], carries >> k & 1u);
-    for (uint32_t m = keys[k]; m; m &= m - 1) {
-      const int i = tile_lowest(m);
-      const uint32_t r = run_at(bb[k], sb[k], i), u = run_at(ba[k], sa[k], i);
-      EXPECT(r < (uint32_t)nb && u < (uint32_t)na, "node key at %d: nodes %u %u",
-             32 * k + i, r, u);
-      if (r >= (uint32_t)nb || u >= (uint32_t)na)
-        continue;
-      EXPECT(node_touch(A1, ra[u], B0, rb[r]), "node key at %d: nodes %u, %u do not touch",
-             32 * k + i, u, r);
-      seen[r][u] = 1;
-      if (first >> i & 1u) {
-        EXPECT(first_of[r] == 0xff, "node %u has two first keys", r);
-        first_of[r] = (unsigned char)u;
-      }
-    }
-  }
-  for (int r = 0; r < nb; r++) {
-    int leftmost = -1;
-    for (int u = 0; u < na; u++) {
-      if (!node_touch(A1, ra[u], B0, rb[r]))
-        continue;
-      EXPECT(seen[r][u], "nodes (%d..%d, %d..%d) touch without a key", ra[u].a,
-             ra[u].b, rb[r].a, rb[r].b);
-      if (leftmost < 0)
-        leftmost = u;
-    }
-    EXPECT(leftmost < 0 ? first_of[r] == 0xff : first_of[r] == leftmost,
-           "node %d..%d: first key names node %d, first top neighbour %d", rb[r].a,
-           rb[r].b, first_of[r] == 0xff ? -1 : first_of[r], leftmost);
-  }
+  Words w;
+  kernel_words(A1, B0, PA, PB, 1, &w);
+  const Touch t = {1, A1, B0};
+  check_keys(&w, ra, na, rb, nb, &t);
 }
 
 /* Isolated runs of B between A (above) and C (below), word by word as
