@@ -57,13 +57,9 @@ __device__ uint32_t node_word(const PairShared &s, int p, int k)
   return fg_at(s, 2 * p, k) | fg_at(s, 2 * p + 1, k);
 }
 
-constexpr uint32_t last_word_lanes()
-{
-  uint32_t m = 0;
-  for (int l = S::WORDS - 1; l < 32; l += S::WORDS)
-    m |= 1u << l;
-  return m;
-}
+// Today's tile stage (steps 1 to 6 of it in run_kernel below).
+typedef tile::TileLabeling<S, GPUCCL_PIXEL_U8, true, tile::LIBRARY_FCAP>
+    RunAgent;
 
 // Steps 4 to 6 over n nodes (or runs) of forest P; each tile's roots
 // added into *roots (shared).
@@ -129,7 +125,8 @@ __global__ void __launch_bounds__(S::THREADS)
   const FirstKeySum sum = first_key_sum(N, N_left, keys);
   const uint32_t carries =
       word_carries(__ballot_sync(FULL, sum.generate),
-                   __ballot_sync(FULL, sum.propagate), last_word_lanes());
+                   __ballot_sync(FULL, sum.propagate),
+                   RunAgent::last_word_lanes());
   const uint32_t first = first_keys(sum, keys, carries >> lane & 1u);
   const uint32_t extras = keys & ~first;
   uint32_t before, total;
@@ -168,8 +165,6 @@ __global__ void __launch_bounds__(S::THREADS)
 
 // Today's tile stage, steps 1 to 6, counting the same way: roots of the
 // numbered runs and the isolated runs (each a component).
-typedef tile::TileLabeling<S, GPUCCL_PIXEL_U8, true, tile::LIBRARY_FCAP>
-    RunAgent;
 
 __global__ void __launch_bounds__(S::THREADS)
     run_kernel(tile::Frame f, uint32_t *count)
