@@ -213,6 +213,15 @@ __device__ __forceinline__ uint32_t background4_u8(const GpucclMotion &m,
   return bits_of_carries(over);
 }
 
+/* A model of type T for samples of FMT (motion.h): B has SHIFT fraction
+ * bits; a model of the samples' own type (`previous`) stores B >> SHIFT,
+ * so a value read is shifted left by STORED (0 for the others). */
+template <GpucclPixelFormat FMT, typename T> struct MotionModel {
+  static constexpr unsigned SHIFT = FMT == GPUCCL_PIXEL_U16 ? 16u : 8u;
+  static constexpr unsigned STORED =
+      sizeof(T) == (FMT == GPUCCL_PIXEL_U16 ? 2u : 1u) ? SHIFT : 0u;
+};
+
 /* motion_word_of a pixel at a time: the word at the image's right edge,
  * or its model or samples off 16-byte boundaries. */
 template <GpucclPixelFormat FMT, typename T>
@@ -221,9 +230,8 @@ __device__ __forceinline__ uint32_t motion_word_pixels(const Image &im,
                                                        const uint8_t *row,
                                                        int x, int y)
 {
-  constexpr unsigned SHIFT = FMT == GPUCCL_PIXEL_U16 ? 16u : 8u;
-  constexpr unsigned STORED =
-      sizeof(T) == (FMT == GPUCCL_PIXEL_U16 ? 2u : 1u) ? SHIFT : 0u;
+  constexpr unsigned SHIFT = MotionModel<FMT, T>::SHIFT;
+  constexpr unsigned STORED = MotionModel<FMT, T>::STORED;
   T *const model = static_cast<T *>(im.motion.model);
   uint32_t m = 0;
   const int n = min(32, im.width - x);
@@ -253,11 +261,8 @@ __device__ __forceinline__ uint32_t motion_word_of(const Image &im,
                                                    const uint8_t *row, int x,
                                                    int y)
 {
-  constexpr unsigned SHIFT = FMT == GPUCCL_PIXEL_U16 ? 16u : 8u;
-  /* A model of the samples' own type (motion.h, `previous`) stores
-   * B >> SHIFT. */
-  constexpr unsigned STORED =
-      sizeof(T) == (FMT == GPUCCL_PIXEL_U16 ? 2u : 1u) ? SHIFT : 0u;
+  constexpr unsigned SHIFT = MotionModel<FMT, T>::SHIFT;
+  constexpr unsigned STORED = MotionModel<FMT, T>::STORED;
   /* An averaged model of 8-bit samples: four pixels a step. */
   constexpr bool BYTES4 = FMT != GPUCCL_PIXEL_U16 && sizeof(T) == 2;
   constexpr int PER = 16 / sizeof(T); /* model values per 16 bytes */
