@@ -32,7 +32,7 @@ namespace {
 
 constexpr int PHASES = 10; /* start, then the end of each phase */
 const char *const phase_names[PHASES] = {
-    "start", "binarise", "number_runs", "link",    "flatten",
+    "start", "binarise", "number",      "link",    "flatten",
     "extras", "roots",   "features",    "outputs", "seams"};
 
 __device__ unsigned long long *g_marks;
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(tile::LibraryShape::THREADS)
     marked_kernel(tile::Frame f)
 {
   typedef tile::TilePieces<tile::LibraryShape, GPUCCL_PIXEL_U8, CONN8,
-                             tile::LIBRARY_FCAP, PhaseMarks>
+                             tile::LIBRARY_FCAP, CONN8, PhaseMarks>
       Agent;
   extern __shared__ uint4 smem_raw[];
   PhaseMarks::at(0);

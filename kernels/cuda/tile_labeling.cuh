@@ -6,8 +6,23 @@
  * only for the links left over.
  *
  * One thread per 32-pixel word of the tile. The forest is over the tile's
- * runs (maximal horizontal segments), numbered in raster order of their
- * first pixel, so the smallest run of a piece holds its first pixel:
+ * nodes, numbered in raster order of their first column, so the smallest
+ * node of a piece is in its top node row:
+ *   - runs (maximal horizontal segments): the smallest run of a piece holds
+ *     its first pixel;
+ *   - at 8-connectivity, row pairs (PAIRS): the runs of the OR of rows 2p
+ *     and 2p + 1. Each column of such a node has a pixel in one of its two
+ *     rows, so the node is 8-connected by itself, and two nodes of pair
+ *     rows p - 1 and p touch where runs of rows 2p - 1 and 2p touch: the
+ *     keys of those two rows name the touching pairs of nodes (a key at
+ *     column x belongs to the node holding x or ending at x - 1). Noise of
+ *     50 % has 0.4 times as many nodes as runs, so fewer links, finds and
+ *     merges; a node's features take more work than a run's (its two
+ *     rows' words), which sparse noise and coarse blobs pay for. A piece's
+ *     first pixel is the first pixel of row 2p of its top pair row, which
+ *     another node of that pair row than the smallest may hold (first_px).
+ *     Half the block holds the pair rows' words in step 2.
+ * Steps ("runs" below: the nodes):
  *   1. binarise (threshold fused);
  *   2. run starts, the touching pairs of runs with the row above as word bit
  *      operations (tile_words.cuh), one block scan numbering runs and extras;
@@ -77,10 +92,9 @@ template <class S, int FCAP> struct TileShared {
   typename Scan::TempStorage scan;
 };
 
-/* The words of a thread's row pair after step 2. */
+/* The words of a thread's node row after step 2, with the node row above. */
 struct RowWords {
-  uint32_t A, A_left;  /* the row above, and its word to the left */
-  uint32_t starts;     /* starts of the word's numbered runs */
+  uint32_t starts;     /* starts of the word's numbered nodes */
   uint32_t first_keys; /* first top neighbours */
   uint32_t extras;     /* the other touching pairs */
   uint32_t run0;       /* number of the word's first run start */
@@ -88,7 +102,7 @@ struct RowWords {
 };
 
 template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
-          class Marks = NoMarks>
+          bool PAIRS = false, class Marks = NoMarks>
 struct TileLabeling {
   typedef TileShared<S, FCAP> Shared;
   typedef typename Shared::Scan Scan;
@@ -100,6 +114,21 @@ struct TileLabeling {
   static_assert((TH - 1) * (TW / 2 - 1) <= S::MAX_RUNS, "extras list");
   static_assert(S::MAX_RUNS <= 65536, "run numbers are 16-bit");
   static_assert(TH <= 128, "a run's row and its PAIRED flag share a byte");
+  static_assert(!PAIRS || (CONN8 && TH % 2 == 0),
+                "row pairs are 8-connected, of whole pairs of rows");
+  /* Pixel rows of a node row, node rows of the tile, threads holding a
+   * node word (in the first warps). */
+  static constexpr int NODE_ROWS = PAIRS ? 2 : 1;
+  static constexpr int NR = TH / NODE_ROWS;
+  static constexpr int NODE_THREADS = NR * WORDS;
+  /* Node numbers are 16-bit: above them in P, the roots of row pairs'
+   * pieces keep their first pixel (first_px). */
+  static constexpr uint32_t NODE_MASK = 0xffffu;
+  /* Row pairs number at most half of MAX_RUNS nodes: the other half of P
+   * hands the high halves of the isolated starts over (number_pairs). */
+  static constexpr int HANDOVER = S::MAX_RUNS / 2;
+  static_assert(!PAIRS || NR * TW / 2 + NODE_THREADS <= S::MAX_RUNS,
+                "row pairs' nodes and the handover fit in P");
   /* In a run's record: the run touches another run of the tile, so its
    * piece has several runs (mark_paired). */
   static constexpr uint16_t PAIRED = 0x8000;
@@ -129,7 +158,10 @@ struct TileLabeling {
    * pieces are another labeling's (forest_tiles.cu). */
   const bool isolate;
   uint32_t n_runs = 0, n_extras = 0, n_multi = 0;
-  uint32_t iso_starts = 0; /* the thread's word's isolated runs */
+  /* The isolated nodes this thread stages (stage_isolated): its word's;
+   * for row pairs, the low half of a word's starts, the high half staged
+   * by thread t + NODE_THREADS (handed over in HANDOVER). */
+  uint32_t iso_starts = 0;
 
   __device__ TileLabeling(Shared &shared, const Frame &frame,
                           bool isolate_runs = true)
@@ -181,26 +213,58 @@ struct TileLabeling {
     return tile_id * S::OPEN_CAP + (s.before[w] >> 16) +
            __popc(s.open[w] & below(root));
   }
-  __device__ __forceinline__ bool touches_seam(int y, int a, int b) const
+  /* The bits of word k inside columns a..b. */
+  static __device__ __forceinline__ uint32_t span_mask(int k, uint32_t a,
+                                                       uint32_t b)
   {
-    return (y == 0 && seam_top) || (y == TH - 1 && seam_bottom) ||
-           (a == 0 && seam_left) || (b == TW - 1 && seam_right);
+    const int lo = max((int)a - 32 * k, 0), hi = min((int)b - 32 * k, 31);
+    return (FULL << lo) & (FULL >> (31 - hi));
   }
-  /* Isolated runs: inside one word, touching no run of the rows above
-   * and below and no seam, so each is a closed piece of one run. Sparse
-   * noise is mostly such runs: they are not numbered, and stage_isolated()
-   * finishes them from the word. Their starts in word k of row yy, and
-   * their ends; the words of the row and the rows around it given. */
-  __device__ uint32_t isolated(int yy, int k, uint32_t B, uint32_t starts,
-                               uint32_t ends, const uint32_t (&A)[3],
-                               const uint32_t (&C)[3], uint32_t &iso_ends) const
+  /* Whether row yy has a pixel in columns a..b. */
+  __device__ bool span_any(int yy, uint32_t a, uint32_t b) const
+  {
+    for (int k = a >> 5; k <= (int)(b >> 5); k++)
+      if (s.fg[yy][k] & span_mask(k, a, b))
+        return true;
+    return false;
+  }
+  /* Whether node r has a pixel on a seam: a row pair's top or bottom row
+   * may have none in the node's columns. */
+  __device__ bool touches_seam(uint32_t r) const
+  {
+    const uint32_t y = run_y(r), a = run_a(r), b = s.run_b[r];
+    if ((a == 0 && seam_left) || (b == TW - 1 && seam_right))
+      return true;
+    if (y == 0 && seam_top)
+      return !PAIRS || span_any(0, a, b);
+    if (y == NR - 1 && seam_bottom)
+      return !PAIRS || span_any(TH - 1, a, b);
+    return false;
+  }
+  /* The pixels of a node word that touch the node rows above and below:
+   * T and U its top and bottom rows (for runs, both the row), A the row
+   * above T and C the row below U, with their neighbour words. */
+  static __device__ __forceinline__ uint32_t
+  touching_rows(uint32_t T, uint32_t U, const uint32_t (&A)[3],
+                const uint32_t (&C)[3])
+  {
+    return touching(T, A[1], A[0], A[2], CONN8) |
+           touching(U, C[1], C[0], C[2], CONN8);
+  }
+  /* Isolated nodes: inside one word, touching no node of the node rows
+   * above and below and no seam, so each is a closed piece of one node.
+   * Sparse noise is mostly such nodes: they are not numbered, and
+   * stage_isolated() finishes them from the word. Their starts in word k
+   * of node row p, and their ends; the word B, its starts and ends and its
+   * pixels that touch (touching_rows) given. */
+  __device__ uint32_t isolated(int p, int k, uint32_t B, uint32_t starts,
+                               uint32_t ends, uint32_t touch,
+                               uint32_t &iso_ends) const
   {
     iso_ends = 0u;
-    if (!isolate || (yy == 0 && seam_top) || (yy == TH - 1 && seam_bottom))
+    if (!isolate || (p == 0 && seam_top) || (p == NR - 1 && seam_bottom))
       return 0u;
-    const uint32_t touch = touching(B, A[1], A[0], A[2], CONN8) |
-                           touching(B, C[1], C[0], C[2], CONN8);
-    if (!(starts & ~touch)) /* every run starts touching (dense words) */
+    if (!(starts & ~touch)) /* every node starts touching (dense words) */
       return 0u;
     uint32_t first = untouched_starts(B, starts, ends, touch);
     uint32_t last = untouched_ends(B, starts, ends, touch);
@@ -221,29 +285,37 @@ struct TileLabeling {
   {
     return yy >= 0 && yy < TH && k >= 0 && k < WORDS ? s.fg[yy][k] : 0u;
   }
-  /* Starts of the runs of word k of row yy. */
-  __device__ __forceinline__ uint32_t row_starts(int yy, int k) const
+  /* Word k of node row p: a row, or the OR of a row pair. */
+  __device__ __forceinline__ uint32_t node_word(int p, int k) const
   {
-    return run_starts(word(yy, k), word(yy, k - 1));
+    return PAIRS ? word(2 * p, k) | word(2 * p + 1, k) : word(p, k);
+  }
+  /* Starts of the nodes of word k of node row p (isolated runs too). */
+  __device__ __forceinline__ uint32_t node_starts(int p, int k) const
+  {
+    return run_starts(node_word(p, k), node_word(p, k - 1));
   }
 
   /* The same from shared memory. */
-  __device__ uint32_t isolated(int yy, int k) const
+  __device__ uint32_t isolated(int p, int k) const
   {
-    const uint32_t B = word(yy, k);
-    const uint32_t A[3] = {word(yy - 1, k - 1), word(yy - 1, k),
-                           word(yy - 1, k + 1)};
-    const uint32_t C[3] = {word(yy + 1, k - 1), word(yy + 1, k),
-                           word(yy + 1, k + 1)};
+    const int top = NODE_ROWS * p, bottom = top + NODE_ROWS - 1;
+    const uint32_t B = node_word(p, k);
+    const uint32_t A[3] = {word(top - 1, k - 1), word(top - 1, k),
+                           word(top - 1, k + 1)};
+    const uint32_t C[3] = {word(bottom + 1, k - 1), word(bottom + 1, k),
+                           word(bottom + 1, k + 1)};
     uint32_t iso_ends;
-    return isolated(yy, k, B, row_starts(yy, k), run_ends(B, word(yy, k + 1)),
-                    A, C, iso_ends);
+    return isolated(p, k, B, node_starts(p, k),
+                    run_ends(B, node_word(p, k + 1)),
+                    touching_rows(word(top, k), word(bottom, k), A, C),
+                    iso_ends);
   }
 
-  /* Starts of the numbered runs of word k of row yy. */
+  /* Starts of the numbered nodes of word k of node row yy. */
   __device__ __forceinline__ uint32_t numbered_starts(int yy, int k) const
   {
-    const uint32_t starts = row_starts(yy, k);
+    const uint32_t starts = node_starts(yy, k);
     return isolate ? starts & ~isolated(yy, k) : starts;
   }
   /* The run holding the set pixel (yy, x) of a numbered run. */
@@ -283,11 +355,11 @@ struct TileLabeling {
       around[2] = 0u;
   }
 
-  /* 2. Neighbour words by shuffles (a warp holds whole rows), the rows
-   * above and below the warp's from shared memory; isolated runs apart. */
+  /* 2. Runs: neighbour words by shuffles (a warp holds whole rows), the
+   * rows above and below the warp's from shared memory; isolated runs
+   * apart. */
   __device__ RowWords number_runs(uint32_t B)
   {
-    RowWords w;
     uint32_t A[3], Bs[3], C[3];
     row_around(wy ? s.fg[wy - 1][ww] : 0u, A);
     row_around(B, Bs);
@@ -295,17 +367,48 @@ struct TileLabeling {
     if (lane >= 32 - WORDS) /* the warp's last row */
       below = wy + 1 < TH ? s.fg[wy + 1][ww] : 0u;
     row_around(below, C);
-    w.A = A[1];
-    w.A_left = A[0];
-    const uint32_t B_left = Bs[0], B_right = Bs[2];
-    uint32_t ends = run_ends(B, B_right), iso_ends;
-    w.starts = run_starts(B, B_left);
-    iso_starts = isolated(wy, ww, B, w.starts, ends, A, C, iso_ends);
-    w.starts &= ~iso_starts;
-    ends &= ~iso_ends;
+    const uint32_t starts = run_starts(B, Bs[0]), ends = run_ends(B, Bs[2]);
+    uint32_t iso_ends;
+    iso_starts = isolated(wy, ww, B, starts, ends, touching_rows(B, B, A, C),
+                          iso_ends);
+    return number(B, Bs[0], starts & ~iso_starts, ends & ~iso_ends,
+                  pair_keys(A[1], A[0], B, Bs[0], CONN8));
+  }
+
+  /* 2. Row pairs: the first NODE_THREADS threads hold a word of pair row
+   * wy; its keys with the pair row above are those of rows 2 wy - 1 and
+   * 2 wy. Isolated nodes apart. */
+  __device__ RowWords number_pairs()
+  {
+    const bool holds = t < NODE_THREADS;
+    uint32_t up[3], top[3], N[3], down[3];
+    row_around(holds && wy > 0 ? s.fg[2 * wy - 1][ww] : 0u, up);
+    row_around(holds ? s.fg[2 * wy][ww] : 0u, top);
+    const uint32_t U = holds ? s.fg[2 * wy + 1][ww] : 0u;
+    row_around(top[1] | U, N);
+    row_around(holds && 2 * wy + 2 < TH ? s.fg[2 * wy + 2][ww] : 0u, down);
+    const uint32_t starts = run_starts(N[1], N[0]), ends = run_ends(N[1], N[2]);
+    uint32_t iso_ends;
+    const uint32_t iso = isolated(wy, ww, N[1], starts, ends,
+                                  touching_rows(top[1], U, up, down), iso_ends);
+    /* the other half of the block stages the high half (stage_isolated) */
+    if (holds)
+      s.P[HANDOVER + t] = iso & 0xffff0000u;
+    iso_starts = iso & 0xffffu;
+    return number(N[1], N[0], starts & ~iso, ends & ~iso_ends,
+                  pair_keys(up[1], up[0], top[1], top[0], true));
+  }
+
+  /* Numbering of node word B (its left word, the starts and ends of its
+   * numbered nodes, its keys with the node row above): first keys and
+   * extras, one block scan, the nodes' records. */
+  __device__ RowWords number(uint32_t B, uint32_t B_left, uint32_t starts,
+                             uint32_t ends, uint32_t keys)
+  {
+    RowWords w;
+    w.starts = starts;
     if (lane / WORDS == 32 / WORDS - 1)
       s.edge[t / 32][ww] = w.starts;
-    const uint32_t keys = pair_keys(w.A, w.A_left, B, B_left, CONN8);
     const FirstKeySum sum = first_key_sum(B, B_left, keys);
     const uint32_t carries =
         word_carries(__ballot_sync(FULL, sum.generate),
@@ -321,14 +424,15 @@ struct TileLabeling {
     n_extras = total >> 16;
     w.run0 = before & 0xffffu;
     w.extra0 = before >> 16;
-    s.base[wy][ww] = (uint16_t)w.run0;
+    if (t < NODE_THREADS)
+      s.base[wy][ww] = (uint16_t)w.run0;
     uint32_t r = w.run0;
     for (uint32_t m = w.starts; m; m &= m - 1, r++) {
       s.P[r] = r;
       s.run_ya[r] = (uint16_t)(wy << 8 | (32 * ww + tile_lowest(m)));
     }
-    /* The k-th end closes the k-th run; a run entering from the left word
-     * started before this word's first start. */
+    /* The k-th end closes the k-th node; a node entering from the left
+     * word started before this word's first start. */
     r = w.run0 - (B & B_left >> 31 & 1u);
     for (uint32_t m = ends; m; m &= m - 1, r++)
       s.run_b[r] = (uint8_t)(32 * ww + tile_lowest(m));
@@ -407,7 +511,7 @@ struct TileLabeling {
         if (root != r)
           atomicMin(P + r, root);
         is_root = root == r;
-        if (touches_seam(run_y(r), run_a(r), s.run_b[r]))
+        if (touches_seam(r))
           atomicOr(s.open + (root >> 5), 1u << (root & 31));
       }
       const uint32_t multi = __ballot_sync(FULL, is_root && paired(r));
@@ -441,7 +545,7 @@ struct TileLabeling {
     Marks::at(1);
     if (!any)
       return false;
-    const RowWords w = number_runs(B);
+    const RowWords w = PAIRS ? number_pairs() : number_runs(B);
     Marks::at(2);
     link(w);
     Marks::at(3);

@@ -20,38 +20,68 @@
 namespace tile {
 
 template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
-          class Marks = NoMarks>
-struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
-  typedef TileLabeling<S, FMT, CONN8, FCAP, Marks> Forest;
+          bool PAIRS = false, class Marks = NoMarks>
+struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
+  typedef TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> Forest;
   using Forest::Forest;
-  using Forest::AREA_BITS, Forest::FULL, Forest::NT, Forest::RW, Forest::TH,
-      Forest::TW, Forest::WORDS;
+  using Forest::AREA_BITS, Forest::FULL, Forest::NODE_MASK,
+      Forest::NODE_ROWS, Forest::NODE_THREADS, Forest::HANDOVER, Forest::NR,
+      Forest::NT,
+      Forest::RW, Forest::TH, Forest::TW, Forest::WORDS;
   using Forest::f, Forest::s, Forest::t, Forest::lane, Forest::wy,
       Forest::ww, Forest::tile_id, Forest::gx0, Forest::gy0,
       Forest::seam_top, Forest::seam_bottom, Forest::seam_left,
       Forest::seam_right, Forest::n_runs, Forest::n_multi,
       Forest::iso_starts;
   using Forest::below, Forest::flag, Forest::isolated, Forest::multi_rank,
-      Forest::open_slot, Forest::paired, Forest::row_starts, Forest::run_a,
-      Forest::run_of, Forest::run_y;
+      Forest::node_starts, Forest::node_word, Forest::open_slot,
+      Forest::paired, Forest::run_a, Forest::run_of, Forest::run_y,
+      Forest::span_mask;
 
-  /* Step 8 for the isolated runs (number_runs): each thread's own, from
-   * its word, into the start and pass bitmaps (its word, which rank_roots
-   * cleared; before the windows' atomics add theirs) and the staged
-   * records, one atomic per warp. */
+  /* Step 8 for the isolated nodes (number_runs, number_pairs): each
+   * thread's own (iso_starts), from its word, into the start and pass
+   * bitmaps (the words of its node row, which rank_roots cleared; before
+   * the windows' atomics add theirs) and the staged records, one atomic
+   * per warp. */
   __device__ void stage_isolated()
   {
-    const uint32_t B = s.fg[wy][ww], iso = iso_starts;
+    const int p = PAIRS ? t % NODE_THREADS / WORDS : wy;
+    const uint32_t iso = PAIRS && t >= NODE_THREADS
+                             ? s.P[HANDOVER + t - NODE_THREADS]
+                             : iso_starts;
     if (!__any_sync(FULL, iso)) /* its words stay as rank_roots left them */
       return;
-    uint32_t pass = 0;
-    for (uint32_t m = iso; m; m &= m - 1) {
-      const int a = tile_lowest(m);
-      if (f.filter.passes(run_length(B, a)))
-        pass |= 1u << a;
+    const int top = NODE_ROWS * p;
+    const uint32_t T = s.fg[top][ww], U = s.fg[top + NODE_ROWS - 1][ww];
+    /* bitmap words of the node's top row (0) and a row pair's bottom row */
+    uint32_t pass = 0, start0 = 0, pass0 = 0, start1 = 0, pass1 = 0;
+    if (f.filter.passes_all()) { /* all pass: no area needed */
+      first_pixels(T, U, iso, start0, start1);
+      pass = iso;
+      pass0 = start0;
+      pass1 = start1;
     }
-    s.win.start[wy][ww] = iso;
-    s.win.pass[wy][ww] = pass;
+    for (uint32_t m = pass ? 0u : iso; m; m &= m - 1) {
+      const int i = tile_lowest(m);
+      const Share sh = share_in_word(T, U, ww, p, i, run_length(T | U, i));
+      const bool bottom = PAIRS && sh.px >= (top + 1) * TW;
+      const uint32_t bit = 1u << sh.px % 32;
+      (bottom ? start1 : start0) |= bit;
+      if (f.filter.passes(sh.area)) {
+        pass |= 1u << i;
+        (bottom ? pass1 : pass0) |= bit;
+      }
+    }
+    if (!PAIRS && iso) { /* the word's own thread */
+      s.win.start[top][ww] = start0;
+      s.win.pass[top][ww] = pass0;
+    }
+    if (PAIRS && iso) { /* two threads a word */
+      atomicOr(&s.win.start[top][ww], start0);
+      atomicOr(&s.win.pass[top][ww], pass0);
+      atomicOr(&s.win.start[top + 1][ww], start1);
+      atomicOr(&s.win.pass[top + 1][ww], pass1);
+    }
     const uint32_t n = __popc(pass);
     uint32_t k = n; /* inclusive sum over the warp */
     for (int d = 1; d < 32; d <<= 1) {
@@ -65,11 +95,32 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
     k = __shfl_sync(FULL, k0, 31) + k - n;
     uint4 *rec = f.out.closed.rec + (size_t)tile_id * S::CLOSED_CAP;
     for (uint32_t m = pass; m; m &= m - 1, k++) {
-      const uint32_t a = 32 * ww + tile_lowest(m);
-      const uint32_t len = run_length(B, a & 31), b = a + len - 1;
-      rec[k] = make_uint4((wy * TW + a) | len << 16, len * (a + b) / 2,
-                          len * wy, a | b << 8 | wy << 16);
+      const int i = tile_lowest(m);
+      const uint32_t len = run_length(T | U, i), a = 32 * ww + i;
+      const Share sh = share_in_word(T, U, ww, p, i, len);
+      rec[k] = make_uint4(sh.px | sh.area << 16, sh.sx, sh.sy,
+                          a | (a + len - 1) << 8 | sh.y1 << 16);
     }
+  }
+
+  /* The first pixels of the isolated nodes starting at `iso` in a word
+   * whose node rows are T and U: in T (start0), or, for a row pair's node
+   * without a pixel in T, at its start in U (start1). A run's is its
+   * start. For row pairs, adding a start to the node's pixels outside T
+   * carries up to its first pixel in T, or past its end; adding it to all
+   * its pixels, past its end (the word's last bit: the carry out). */
+  static __device__ __forceinline__ void
+  first_pixels(uint32_t T, uint32_t U, uint32_t iso, uint32_t &start0,
+               uint32_t &start1)
+  {
+    if (!PAIRS) {
+      start0 = iso;
+      return;
+    }
+    const uint32_t N = T | U, past = N + iso;
+    const uint32_t ends = ((past & ~N) >> 1) | (past < N ? 1u << 31 : 0u);
+    start0 = ((N & ~T) + iso) & T;
+    start1 = untouched_starts(N, iso, ends, T);
   }
 
   /* Closed pieces that pass are staged, one atomic per warp. Called by
@@ -94,16 +145,17 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
       f.out.closed.rec[(size_t)tile_id * S::CLOSED_CAP + k] = rec;
   }
 
-  /* A piece whose features are known: open ones go to their global slot
-   * (image coordinates, 64-bit sums), closed ones are staged. Called by
-   * whole warps; `valid` says whether this lane has a piece. */
-  __device__ void finish(bool valid, uint32_t root, uint32_t area,
-                         uint32_t sx, uint32_t sy, uint32_t x0, uint32_t x1,
-                         uint32_t y1)
+  /* A piece whose features are known (px: its first pixel, y TW + x):
+   * open ones go to their global slot (image coordinates, 64-bit sums),
+   * closed ones are staged. Called by whole warps; `valid` says whether
+   * this lane has a piece. */
+  __device__ void finish(bool valid, uint32_t root, uint32_t px,
+                         uint32_t area, uint32_t sx, uint32_t sy, uint32_t x0,
+                         uint32_t x1, uint32_t y1)
   {
     const bool open = valid && flag(s.open, root);
-    const uint32_t fy = valid ? run_y(root) : 0u, fx = valid ? run_a(root) : 0u;
-    const uint32_t px = fy * TW + fx;
+    px = valid ? px : 0u;
+    const uint32_t fy = px / TW, fx = px % TW;
     if (open) {
       const OpenPieces &o = f.out.open;
       const uint32_t g = open_slot(root);
@@ -142,17 +194,107 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
     }
   }
 
-  /* A run's share of its piece: a piece of one run is finished here (in the
-   * first window), the others add into their slot when it is in this
+  /* Node r's share of its piece's features. */
+  struct Share {
+    uint32_t area, sx, sy, y1;
+    uint32_t px; /* the node's first pixel, y TW + x */
+  };
+
+  /* The sum of the bit numbers of w's set bits, bit slice by bit slice. */
+  static __device__ __forceinline__ uint32_t column_sum(uint32_t w)
+  {
+    return __popc(w & 0xaaaaaaaau) + 2 * __popc(w & 0xccccccccu) +
+           4 * __popc(w & 0xf0f0f0f0u) + 8 * __popc(w & 0xff00ff00u) +
+           16 * __popc(w & 0xffff0000u);
+  }
+
+  /* A row pair's node covers its columns a..b: each has a pixel in one of
+   * the two rows, the columns of D (both rows) a second one. So a node's
+   * sums are a run's plus D's, and D is empty in most nodes of noise. */
+  __device__ Share share_of(uint32_t r) const
+  {
+    return share_at(run_y(r), run_a(r), s.run_b[r]);
+  }
+  /* Of the isolated node starting at bit i of word k of node row y. */
+  __device__ Share word_share(uint32_t y, int k, int i) const
+  {
+    const uint32_t T = s.fg[NODE_ROWS * y][k];
+    const uint32_t U = s.fg[NODE_ROWS * y + NODE_ROWS - 1][k];
+    return share_in_word(T, U, k, y, i, run_length(T | U, i));
+  }
+  /* Of the node of node row y in bits i to i + len - 1 of word k, whose
+   * top and bottom rows there are T and U (for runs, both the row). */
+  static __device__ __forceinline__ Share share_in_word(uint32_t T,
+                                                        uint32_t U, int k,
+                                                        uint32_t y, int i,
+                                                        uint32_t len)
+  {
+    const uint32_t a = 32 * k + i, b = a + len - 1;
+    if (!PAIRS)
+      return {len, len * (a + b) / 2, len * y, y, y * TW + a};
+    const uint32_t m = FULL >> (32 - len) << i, top = 2 * y;
+    T &= m;
+    U &= m;
+    const uint32_t D = T & U, n_bottom = __popc(U);
+    uint32_t area = len, sx = len * (a + b) / 2;
+    if (D) { /* rare in noise */
+      area += __popc(D);
+      sx += 32 * k * __popc(D) + column_sum(D);
+    }
+    return {area, sx, area * top + n_bottom, n_bottom ? top + 1 : top,
+            T ? top * TW + 32 * k + tile_lowest(T) : (top + 1) * TW + a};
+  }
+  /* Of the node of node row y in columns a..b. */
+  __device__ Share share_at(uint32_t y, uint32_t a, uint32_t b) const
+  {
+    const int k0 = a >> 5, k1 = b >> 5;
+    if (!PAIRS || k0 == k1)
+      return share_in_word(s.fg[NODE_ROWS * y][k0],
+                           s.fg[NODE_ROWS * y + NODE_ROWS - 1][k0], k0, y,
+                           a & 31, b + 1 - a);
+    /* a row pair's node over several words: a run's sums plus D's */
+    const uint32_t len = b + 1 - a, top = 2 * y;
+    uint32_t n_both = 0, n_bottom = 0, sx = len * (a + b) / 2, first = FULL;
+    for (int k = k0; k <= k1; k++) {
+      const uint32_t m = span_mask(k, a, b);
+      const uint32_t T = s.fg[top][k] & m, U = s.fg[top + 1][k] & m;
+      if (T && first == FULL)
+        first = 32 * k + tile_lowest(T);
+      n_bottom += __popc(U);
+      const uint32_t D = T & U;
+      n_both += __popc(D);
+      sx += 32 * k * __popc(D) + column_sum(D);
+    }
+    const uint32_t area = len + n_both;
+    return {area, sx, area * top + n_bottom, n_bottom ? top + 1 : top,
+            first != FULL ? top * TW + first : (top + 1) * TW + a};
+  }
+
+  /* The first pixel of a piece of several nodes, whose root is given:
+   * a run root's own; for row pairs, the first pixel of the top row of
+   * its top pair row that add_run kept above the root's number in P, or
+   * if that row has none, the root's first column in the bottom row. */
+  __device__ uint32_t first_px(uint32_t root) const
+  {
+    if (PAIRS) {
+      const uint32_t kept = s.P[root] >> 16;
+      return kept ? NODE_MASK - kept : (2 * run_y(root) + 1) * TW + run_a(root);
+    }
+    return run_y(root) * TW + run_a(root);
+  }
+
+  /* A node's share of its piece: a piece of one node is finished here (in
+   * the first window), the others add into their slot when it is in this
    * window. The lanes of lane 0's piece (on dense images, the giant
    * component) add up first. */
   __device__ void add_run(uint32_t r, uint32_t lo, uint32_t n_win)
   {
-    uint32_t root = 0, y = 0, a = 0, b = 0, slot = NONE;
+    uint32_t root = 0, a = 0, b = 0, slot = NONE;
+    Share sh = {};
     bool single = false;
     if (r < n_runs) {
-      root = s.P[r];
-      y = run_y(r);
+      root = s.P[r] & NODE_MASK;
+      const uint32_t y = run_y(r);
       a = run_a(r);
       b = s.run_b[r];
       if (!paired(root)) {
@@ -165,11 +307,16 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
             s.win.root[k] = (uint16_t)r;
         }
       }
+      if (!PAIRS || single || slot != NONE) /* a run's share is cheap */
+        sh = share_at(y, a, b);
+      /* first_px: nodes with a pixel in the top row of the top pair row */
+      if (PAIRS && slot != NONE && sh.px < (2 * run_y(root) + 1) * TW)
+        atomicMax(s.P + root, (NODE_MASK - sh.px) << 16 | root);
     }
-    uint32_t len = b + 1 - a, sx = len * (a + b) / 2;
     if (__any_sync(FULL, single))
-      finish(single, root, len, sx, len * y, a, b, y);
-    uint32_t area_sy = len | (len * y) << AREA_BITS, x0 = a, x1 = b, y1 = y;
+      finish(single, root, sh.px, sh.area, sh.sx, sh.sy, a, b, sh.y1);
+    uint32_t area_sy = sh.area | sh.sy << AREA_BITS, sx = sh.sx, x0 = a,
+             x1 = b, y1 = sh.y1;
     bool leader = slot != NONE;
 #if __CUDA_ARCH__ >= 800
     const uint32_t slot0 = __shfl_sync(FULL, slot, 0);
@@ -197,27 +344,28 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
   {
     const bool valid = i < n_win;
     const uint32_t area_sy = valid ? s.win.area_sy[i] : 0u;
-    finish(valid, valid ? s.win.root[i] : 0u,
+    const uint32_t root = valid ? s.win.root[i] : 0u;
+    finish(valid, root, valid ? first_px(root) : 0u,
            area_sy & ((1u << AREA_BITS) - 1u), valid ? s.win.sum_x[i] : 0u,
            area_sy >> AREA_BITS, valid ? s.win.x0[i] : 0u,
            valid ? s.win.x1[i] : 0u, valid ? s.win.y1[i] : 0u);
   }
 
-  /* The open slot of a seam pixel's piece, NONE for background. Its run
-   * touches the seam, so it is numbered: on a row seam, whose row has no
-   * isolated run, or in the first column, by the starts before it; in the
-   * last column, as the row's last run. */
+  /* The open slot of a seam pixel's piece, NONE for background. Its node
+   * touches the seam, so it is numbered: on a row seam, whose node row has
+   * no isolated node, or in the first column, by the starts before it; in
+   * the last column, as the node row's last node. */
   __device__ uint32_t seam_slot(int yy, int x) const
   {
-    const int k = x >> 5;
+    const int k = x >> 5, p = yy / NODE_ROWS;
     if (!(s.fg[yy][k] >> (x & 31) & 1u))
       return NONE;
     uint32_t r;
     if (x == TW - 1)
-      r = (yy + 1 < TH ? s.base[yy + 1][0] : n_runs) - 1u;
+      r = (p + 1 < NR ? s.base[p + 1][0] : n_runs) - 1u;
     else
-      r = run_at(s.base[yy][k], row_starts(yy, k), x & 31);
-    return open_slot(s.P[r]);
+      r = run_at(s.base[p][k], node_starts(p, k), x & 31);
+    return open_slot(s.P[r] & NODE_MASK);
   }
 
   /* The tile's open pieces. */
@@ -311,10 +459,13 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
   __device__ void label_image(uint32_t *labels)
   {
     const Image &im = f.image;
+    if (PAIRS)
+      first_pixels_in_id();
     for (uint32_t r = t; r < n_runs; r += NT) {
       if (s.P[r] != r)
         continue;
-      uint32_t x = gx0 + run_a(r), y = gy0 + run_y(r);
+      const uint32_t px = PAIRS ? s.id[r] : run_y(r) * TW + run_a(r);
+      uint32_t x = gx0 + px % TW, y = gy0 + px / TW;
       if (flag(s.open, r)) {
         const uint32_t key = f.out.open.key[find_root<GlobalForest>(
             f.out.open.parent, open_slot(r))];
@@ -332,24 +483,44 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, Marks> {
     }
   }
 
+  /* Row pairs: each root's first pixel into s.id, the least of the first
+   * pixels of the nodes of its top pair row (first_px's, without the
+   * features). */
+  __device__ void first_pixels_in_id()
+  {
+    for (uint32_t r = t; r < n_runs; r += NT)
+      if (s.P[r] == r)
+        s.id[r] = FULL;
+    __syncthreads();
+    for (uint32_t r = t; r < n_runs; r += NT) {
+      const uint32_t root = s.P[r];
+      if (run_y(r) == run_y(root))
+        atomicMin(s.id + root, share_of(r).px);
+    }
+    __syncthreads();
+  }
+
   /* The id of pixel (y, x) of the tile, 0 for background: an isolated
-   * run's from its start, any other's from its root. */
+   * node's from its first pixel, any other's from its root. */
   __device__ uint32_t pixel_id(int y, int x) const
   {
-    const int k = x >> 5;
+    const int k = x >> 5, p = y / NODE_ROWS;
     if (!(s.fg[y][k] >> (x & 31) & 1u))
       return 0u;
-    const uint32_t starts = row_starts(y, k);
-    const uint32_t iso = isolated(y, k);
+    const uint32_t starts = node_starts(p, k);
+    const uint32_t iso = isolated(p, k);
     const uint32_t started = starts & bits_through(x & 31);
-    if (started) { /* the run starts in this word, at its highest start */
+    if (started) { /* the node starts in this word, at its highest start */
       const int a = 31 - __clz(started);
-      if (iso >> a & 1u)
-        return (uint32_t)components_before<S>(f, gx0 + 32 * k + a, gy0 + y) +
+      if (iso >> a & 1u) {
+        const uint32_t px = word_share(p, k, a).px;
+        return (uint32_t)components_before<S>(f, gx0 + px % TW,
+                                              gy0 + px / TW) +
                1;
+      }
     }
-    /* run_of's numbering, from the starts and isolated runs found here */
-    return s.id[s.P[run_at(s.base[y][k], starts & ~iso, x & 31)]];
+    /* run_of's numbering, from the starts and isolated nodes found here */
+    return s.id[s.P[run_at(s.base[p][k], starts & ~iso, x & 31)]];
   }
 };
 
@@ -382,13 +553,13 @@ __device__ __forceinline__ void count_empty_tile(const Frame &f)
 
 /* LABELS: the label image pass, after the component ids: the tile is
  * labeled again (steps 1 to 7) and every pixel gets its component's id;
- * nothing else is written. */
+ * nothing else is written. At 8-connectivity the nodes are row pairs. */
 template <class S, GpucclPixelFormat FMT, bool CONN8, int FCAP,
           bool LABELS = false, class Marks = NoMarks>
 __global__ void __launch_bounds__(S::THREADS, GPUCCL_TILE_BLOCKS_PER_SM)
     labeling_kernel(Frame f, uint32_t *labels)
 {
-  typedef TilePieces<S, FMT, CONN8, FCAP, Marks> Agent;
+  typedef TilePieces<S, FMT, CONN8, FCAP, CONN8, Marks> Agent;
   extern __shared__ uint4 smem_raw[];
   wait_for_previous();
   allow_next();

@@ -17,6 +17,10 @@
 // And the forest after step 4 alone: every run points at the root of its
 // tree of first top neighbours (each run's parent the leftmost run of the
 // row above that it touches), computed here from the runs.
+// The same at 8-connectivity over row-pair nodes, the library's 8-conn
+// tile stage: the nodes are the runs of the OR of rows 2p and 2p + 1, two
+// nodes of pair rows p - 1 and p touch where a pixel of row 2p - 1 of the
+// one touches a pixel of row 2p of the other; isolated nodes the same way.
 // Exit 77 without a usable CUDA device.
 #include <algorithm>
 #include <cstdio>
@@ -42,11 +46,12 @@ struct TileForest {
 };
 
 // Steps 1 to 7, or 1 to 4 (FLAT).
-template <bool CONN8, bool FLAT>
+template <bool CONN8, bool PAIRS, bool FLAT>
 __global__ void __launch_bounds__(S::THREADS)
     forest_kernel(tile::Frame f, TileForest out)
 {
-  typedef tile::TileLabeling<S, GPUCCL_PIXEL_U8, CONN8, tile::LIBRARY_FCAP>
+  typedef tile::TileLabeling<S, GPUCCL_PIXEL_U8, CONN8, tile::LIBRARY_FCAP,
+                             PAIRS>
       Agent;
   extern __shared__ uint4 smem_raw[];
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
@@ -55,7 +60,7 @@ __global__ void __launch_bounds__(S::THREADS)
   if (FLAT) {
     const uint32_t B = agent.binarise(any);
     if (any) {
-      agent.link(agent.number_runs(B));
+      agent.link(PAIRS ? agent.number_pairs() : agent.number_runs(B));
       agent.flatten();
     }
   } else {
@@ -75,6 +80,38 @@ struct Run {
   uint32_t y, a, b;
 };
 
+// A tile's pixels: the crop of the image at (ox, oy), cw x ch.
+struct Crop {
+  const std::vector<uint8_t> &img;
+  int w, ox, oy, cw, ch;
+  bool on(int y, int x) const
+  {
+    return y >= 0 && y < ch && x >= 0 && x < cw &&
+           img[(size_t)(oy + y) * w + ox + x] > 127;
+  }
+};
+
+// The tile's nodes in raster order: its runs, or (pairs) the runs of the
+// OR of each pair of rows, as {node row, first column, last column}.
+static std::vector<Run> nodes_of(const Crop &c, bool pairs)
+{
+  const int rows = pairs ? 2 : 1;
+  auto on = [&](int p, int x) {
+    return c.on(rows * p, x) || (pairs && c.on(rows * p + 1, x));
+  };
+  std::vector<Run> nodes;
+  for (int p = 0; p * rows < c.ch; p++)
+    for (int x = 0; x < c.cw; x++)
+      if (on(p, x) && !on(p, x - 1)) {
+        int b = x;
+        while (on(p, b + 1))
+          b++;
+        nodes.push_back(Run{(uint32_t)p, (uint32_t)x, (uint32_t)b});
+        x = b;
+      }
+  return nodes;
+}
+
 // Whether runs u and q of adjacent rows touch at connectivity conn.
 static bool columns_touch(const Run &u, const Run &q, int conn)
 {
@@ -82,28 +119,46 @@ static bool columns_touch(const Run &u, const Run &q, int conn)
   return (int)u.a <= (int)q.b + d && (int)q.a <= (int)u.b + d;
 }
 
-// Whether run q of a tile (all its runs: `runs`) is isolated.
-static bool isolated(const std::vector<Run> &runs, const Run &q, int conn, bool seam_top,
-                     bool seam_bottom, bool seam_left, bool seam_right)
+// Whether node u of the node row above q's touches q.
+static bool nodes_touch(const Crop &c, const Run &u, const Run &q, int conn, bool pairs)
 {
-  if (q.a / 32 != q.b / 32 || (q.y == 0 && seam_top) ||
-      (q.y == (uint32_t)S::H - 1 && seam_bottom) || (q.a == 0 && seam_left) ||
-      (q.b == (uint32_t)S::W - 1 && seam_right))
+  if (u.y + 1 != q.y)
     return false;
-  for (const Run &u : runs)
-    if ((u.y + 1 == q.y || q.y + 1 == u.y) && columns_touch(u, q, conn))
+  if (!pairs)
+    return columns_touch(u, q, conn);
+  const int above = 2 * (int)q.y - 1; // pixel row; q's top row is above + 1
+  for (int x = (int)u.a; x <= (int)u.b; x++)
+    for (int d = -1; d <= 1; d++)
+      if (c.on(above, x) && x + d >= (int)q.a && x + d <= (int)q.b &&
+          c.on(above + 1, x + d))
+        return true;
+  return false;
+}
+
+// Whether node q of a tile (all its nodes: `nodes`) is isolated.
+static bool isolated(const Crop &c, const std::vector<Run> &nodes, const Run &q, int conn,
+                     bool pairs, bool seam_top, bool seam_bottom, bool seam_left,
+                     bool seam_right)
+{
+  const uint32_t last_row = S::H / (pairs ? 2 : 1) - 1;
+  if (q.a / 32 != q.b / 32 || (q.y == 0 && seam_top) || (q.y == last_row && seam_bottom) ||
+      (q.a == 0 && seam_left) || (q.b == (uint32_t)S::W - 1 && seam_right))
+    return false;
+  for (const Run &u : nodes)
+    if (nodes_touch(c, u, q, conn, pairs) || nodes_touch(c, q, u, conn, pairs))
       return false;
   return true;
 }
 
-// Each run's root in the trees of first top neighbours of `runs`.
-static std::vector<uint32_t> first_top_roots(const std::vector<Run> &runs, int conn)
+// Each node's root in the trees of first top neighbours of `nodes`.
+static std::vector<uint32_t> first_top_roots(const Crop &c, const std::vector<Run> &runs,
+                                             int conn, bool pairs)
 {
   std::vector<uint32_t> root(runs.size());
   for (uint32_t r = 0; r < runs.size(); r++) {
     root[r] = r;
     for (uint32_t u = 0; u < r; u++)
-      if (runs[u].y + 1 == runs[r].y && columns_touch(runs[u], runs[r], conn)) {
+      if (nodes_touch(c, runs[u], runs[r], conn, pairs)) {
         root[r] = root[u]; // the leftmost: runs are in raster order
         break;
       }
@@ -113,33 +168,28 @@ static std::vector<uint32_t> first_top_roots(const std::vector<Run> &runs, int c
 
 // One tile's runs as the GPU numbered them, against the crop's, and its
 // forest after step 4 (flat) or 7.
-static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn, bool flat,
-                       int tx, int ty, const uint32_t *run, const uint32_t *parent,
-                       uint32_t n)
+static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
+                       bool pairs, bool flat, int tx, int ty, const uint32_t *run,
+                       const uint32_t *parent, uint32_t n)
 {
   const int ox = tx * S::W, oy = ty * S::H;
   const int cw = std::min(S::W, w - ox), ch = std::min(S::H, h - oy);
-  std::vector<Run> all, want;
-  for (int y = 0; y < ch; y++)
-    for (int x = 0; x < cw; x++) {
-      const uint8_t *row = img.data() + (size_t)(oy + y) * w + ox;
-      if (row[x] > 127 && (x == 0 || row[x - 1] <= 127)) {
-        int b = x;
-        while (b + 1 < cw && row[b + 1] > 127)
-          b++;
-        all.push_back(Run{(uint32_t)y, (uint32_t)x, (uint32_t)b});
-      }
-    }
+  const Crop c{img, w, ox, oy, cw, ch};
+  const std::vector<Run> all = nodes_of(c, pairs);
+  std::vector<Run> want;
   const int tiles_x = (w + S::W - 1) / S::W, tiles_y = (h + S::H - 1) / S::H;
   for (const Run &q : all)
-    if (!isolated(all, q, conn, ty > 0, ty + 1 < tiles_y, tx > 0, tx + 1 < tiles_x))
+    if (!isolated(c, all, q, conn, pairs, ty > 0, ty + 1 < tiles_y, tx > 0,
+                  tx + 1 < tiles_x))
       want.push_back(q);
+  if (pairs)
+    conn = 10; // in the messages: 8-conn over row pairs
   EXPECT(n == want.size(), "%dx%d c%d tile %d,%d: %u runs, want %zu", w, h, conn, tx, ty,
          n, want.size());
   if (n != want.size())
     return;
   if (flat) {
-    const std::vector<uint32_t> root = first_top_roots(want, conn);
+    const std::vector<uint32_t> root = first_top_roots(c, want, conn, pairs);
     for (uint32_t r = 0; r < n; r++)
       EXPECT(parent[r] == root[r],
              "%dx%d c%d tile %d,%d run %u after step 4: parent %u, want %u", w, h, conn, tx,
@@ -153,26 +203,31 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn, 
       crop[(size_t)y * cw + x] = img[(size_t)(oy + y) * w + ox + x] > 127 ? 255 : 0;
   std::vector<uint32_t> labels(crop.size());
   std::vector<OracleStats> stats(crop.size() / 2 + 2);
-  if (oracle_opencv(crop.data(), cw, ch, cw, conn, labels.data(), stats.data(),
+  if (oracle_opencv(crop.data(), cw, ch, cw, pairs ? 8 : conn, labels.data(), stats.data(),
                     stats.size()) < 0) {
     fprintf(stderr, "OpenCV failed\n");
     exit(1);
   }
+  // A node's component: its first column's pixel (the top row's, if set).
+  auto label_of = [&](const Run &q) {
+    const int y = pairs ? 2 * (int)q.y + !c.on(2 * (int)q.y, (int)q.a) : (int)q.y;
+    return labels[(size_t)y * cw + q.a];
+  };
   std::vector<uint32_t> smallest(crop.size() / 2 + 2, UINT32_MAX);
   for (uint32_t r = 0; r < n; r++) {
-    const uint32_t l = labels[(size_t)want[r].y * cw + want[r].a];
+    const uint32_t l = label_of(want[r]);
     smallest[l] = std::min(smallest[l], r);
   }
   std::vector<uint32_t> runs_of(smallest.size(), 0);
   for (uint32_t r = 0; r < n; r++)
-    runs_of[labels[(size_t)want[r].y * cw + want[r].a]]++;
+    runs_of[label_of(want[r])]++;
   for (uint32_t r = 0; r < n; r++) {
     const Run &q = want[r];
     const uint32_t got_y = run[r] >> 8 & 0x7f, got_a = run[r] & 0xff, got_b = run[r] >> 16;
     EXPECT(got_y == q.y && got_a == q.a && got_b == q.b,
            "%dx%d c%d tile %d,%d run %u: row %u columns %u-%u, want %u %u-%u", w, h, conn,
            tx, ty, r, got_y, got_a, got_b, q.y, q.a, q.b);
-    const uint32_t l = labels[(size_t)q.y * cw + q.a];
+    const uint32_t l = label_of(q);
     EXPECT(parent[r] == smallest[l],
            "%dx%d c%d tile %d,%d run %u: parent %u, want the component's first run %u", w,
            h, conn, tx, ty, r, parent[r], smallest[l]);
@@ -183,7 +238,8 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn, 
   }
 }
 
-static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn, bool flat)
+static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn, bool pairs,
+                      bool flat)
 {
   tile::Buffers b{};
   CK(tile::buffers_alloc(b, w, h, dalloc));
@@ -203,8 +259,12 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn, b
   CK(cudaMalloc(&out.parent, tiles * S::MAX_RUNS * sizeof(uint32_t)));
   const size_t smem = sizeof(tile::TileShared<S, tile::LIBRARY_FCAP>);
   const dim3 grid(f.tiles_x, f.tiles_y);
-  auto kernel = conn == 8 ? (flat ? forest_kernel<true, true> : forest_kernel<true, false>)
-                          : (flat ? forest_kernel<false, true> : forest_kernel<false, false>);
+  auto kernel = pairs       ? (flat ? forest_kernel<true, true, true>
+                                    : forest_kernel<true, true, false>)
+                : conn == 8 ? (flat ? forest_kernel<true, false, true>
+                                    : forest_kernel<true, false, false>)
+                            : (flat ? forest_kernel<false, false, true>
+                                    : forest_kernel<false, false, false>);
   kernel<<<grid, S::THREADS, smem>>>(f, out);
   CK(cudaGetLastError());
   auto n_runs = down(out.n_runs, tiles);
@@ -213,7 +273,7 @@ static void run_image(const std::vector<uint8_t> &img, int w, int h, int conn, b
   for (int ty = 0; ty < f.tiles_y; ty++)
     for (int tx = 0; tx < f.tiles_x; tx++) {
       const size_t t = (size_t)ty * f.tiles_x + tx;
-      check_tile(img, w, h, conn, flat, tx, ty, run.data() + t * S::MAX_RUNS,
+      check_tile(img, w, h, conn, pairs, flat, tx, ty, run.data() + t * S::MAX_RUNS,
                  parent.data() + t * S::MAX_RUNS, n_runs[t]);
     }
   cudaFree(out.n_runs);
@@ -232,12 +292,14 @@ int main()
   const int sizes[][2] = {{1, 1}, {37, 5}, {256, 32}, {513, 70}, {1000, 333}};
   uint32_t seed = 7;
   for (auto &sz : sizes)
-    for (int conn : {4, 8}) {
+    for (int mode : {4, 8, 10}) { // 10: 8-conn over row pairs
+      const int conn = mode == 4 ? 4 : 8;
+      const bool pairs = mode == 10;
       for (double d : {0.0, 0.1, 0.3, 0.5, 0.6, 0.8, 1.0})
         for (int g : {1, 2, 9}) {
           const std::vector<uint8_t> img = random_image(sz[0], sz[1], d, g, seed++);
-          run_image(img, sz[0], sz[1], conn, false);
-          run_image(img, sz[0], sz[1], conn, true);
+          run_image(img, sz[0], sz[1], conn, pairs, false);
+          run_image(img, sz[0], sz[1], conn, pairs, true);
         }
       std::vector<uint8_t> board((size_t)sz[0] * sz[1]), spiral((size_t)sz[0] * sz[1], 0);
       for (int y = 0; y < sz[1]; y++)
@@ -247,8 +309,8 @@ int main()
           spiral[(size_t)y * sz[0] + x] = (x / 2 + y) % 4 == 0 ? 255 : 0;
         }
       for (bool flat : {false, true}) {
-        run_image(board, sz[0], sz[1], conn, flat);
-        run_image(spiral, sz[0], sz[1], conn, flat);
+        run_image(board, sz[0], sz[1], conn, pairs, flat);
+        run_image(spiral, sz[0], sz[1], conn, pairs, flat);
       }
     }
   printf("tile forest: %d checks, %d failed\n", checks, failures);
