@@ -30,10 +30,17 @@
 
 #include "forest_values.cuh"
 
-/* Rows of merged tiles at the level that merges tiles of `side`. */
+/* Rows of merged tiles at the level that merges tiles of `side`, a power
+ * of two: a shift, not the division every thread's walk over the levels
+ * would repeat. */
 __host__ __device__ inline int sb_level_rows(int height, int side)
 {
-  return (height + 2 * side - 1) / (2 * side);
+#ifdef __CUDA_ARCH__
+  const int shift = __ffs(2 * side) - 1;
+#else
+  const int shift = __builtin_ctz(2u * side);
+#endif
+  return (height + 2 * side - 1) >> shift;
 }
 
 /* Grid row blockIdx.y is row `row` of the merged tiles of one level (the
