@@ -3,8 +3,8 @@
  * fuse it into their labeling (the forest labelers): one thread per
  * 32-pixel word (a warp per 32 words of a row: no division) reads the raw
  * samples as tile labeling does (tile_samples.cuh: threshold, invert,
- * format and Otsu; 8-bit rows 16 bytes a load) and writes the word. Every later kernel reads bits, not
- * the image.
+ * format and Otsu; 8-bit rows 16 bytes a load) and writes the word. Every
+ * later kernel reads bits, not the image.
  *
  * In segments mode the bit is "value non-zero", and a second word marks
  * the cuts (ha4_common.cuh): set pixels whose left neighbour is set with

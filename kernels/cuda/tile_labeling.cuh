@@ -92,7 +92,7 @@ template <class S, int FCAP> struct TileShared {
   typename Scan::TempStorage scan;
 };
 
-/* The words of a thread's node row after step 2, with the node row above. */
+/* The words of a thread's node word after step 2. */
 struct RowWords {
   uint32_t starts;     /* starts of the word's numbered nodes */
   uint32_t first_keys; /* first top neighbours */

@@ -26,8 +26,7 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
   using Forest::Forest;
   using Forest::AREA_BITS, Forest::FULL, Forest::NODE_MASK,
       Forest::NODE_ROWS, Forest::NODE_THREADS, Forest::HANDOVER, Forest::NR,
-      Forest::NT,
-      Forest::RW, Forest::TH, Forest::TW, Forest::WORDS;
+      Forest::NT, Forest::RW, Forest::TH, Forest::TW, Forest::WORDS;
   using Forest::f, Forest::s, Forest::t, Forest::lane, Forest::wy,
       Forest::ww, Forest::tile_id, Forest::gx0, Forest::gy0,
       Forest::seam_top, Forest::seam_bottom, Forest::seam_left,
@@ -176,7 +175,8 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
   __device__ void features()
   {
     for (uint32_t lo = 0; lo == 0 || lo < n_multi; lo += FCAP) {
-      const uint32_t n_win = lo < n_multi ? min((uint32_t)FCAP, n_multi - lo) : 0;
+      const uint32_t n_win =
+          lo < n_multi ? min((uint32_t)FCAP, n_multi - lo) : 0;
       for (uint32_t i = t; i < n_win; i += NT) {
         s.win.area_sy[i] = 0;
         s.win.sum_x[i] = 0;
@@ -208,9 +208,7 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
            16 * __popc(w & 0xffff0000u);
   }
 
-  /* A row pair's node covers its columns a..b: each has a pixel in one of
-   * the two rows, the columns of D (both rows) a second one. So a node's
-   * sums are a run's plus D's, and D is empty in most nodes of noise. */
+  /* Of node r. */
   __device__ Share share_of(uint32_t r) const
   {
     return share_at(run_y(r), run_a(r), s.run_b[r]);
@@ -222,6 +220,35 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
     const uint32_t U = s.fg[NODE_ROWS * y + NODE_ROWS - 1][k];
     return share_in_word(T, U, k, y, i, run_length(T | U, i));
   }
+
+  /* A row pair's node covers its columns a..b: each has a pixel in one of
+   * the two rows, the columns of D (both rows) a second one. So a node's
+   * sums are a run's plus D's, and D is empty in most nodes of noise.
+   * PairSums adds up a node's words (T, U: its top and bottom rows there,
+   * within its columns). */
+  struct PairSums {
+    uint32_t n_both = 0, sx_both = 0, n_bottom = 0, first = FULL;
+    __device__ __forceinline__ void add(uint32_t T, uint32_t U, int k)
+    {
+      if (T && first == FULL)
+        first = 32 * k + tile_lowest(T);
+      n_bottom += __popc(U);
+      if (const uint32_t D = T & U) {
+        n_both += __popc(D);
+        sx_both += 32 * k * __popc(D) + column_sum(D);
+      }
+    }
+    /* The share of the node of pair row y in columns a..b. */
+    __device__ __forceinline__ Share share(uint32_t y, uint32_t a,
+                                           uint32_t b) const
+    {
+      const uint32_t len = b + 1 - a, top = 2 * y, area = len + n_both;
+      return {area, len * (a + b) / 2 + sx_both, area * top + n_bottom,
+              n_bottom ? top + 1 : top,
+              first != FULL ? top * TW + first : (top + 1) * TW + a};
+    }
+  };
+
   /* Of the node of node row y in bits i to i + len - 1 of word k, whose
    * top and bottom rows there are T and U (for runs, both the row). */
   static __device__ __forceinline__ Share share_in_word(uint32_t T,
@@ -232,17 +259,10 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
     const uint32_t a = 32 * k + i, b = a + len - 1;
     if (!PAIRS)
       return {len, len * (a + b) / 2, len * y, y, y * TW + a};
-    const uint32_t m = FULL >> (32 - len) << i, top = 2 * y;
-    T &= m;
-    U &= m;
-    const uint32_t D = T & U, n_bottom = __popc(U);
-    uint32_t area = len, sx = len * (a + b) / 2;
-    if (D) { /* rare in noise */
-      area += __popc(D);
-      sx += 32 * k * __popc(D) + column_sum(D);
-    }
-    return {area, sx, area * top + n_bottom, n_bottom ? top + 1 : top,
-            T ? top * TW + 32 * k + tile_lowest(T) : (top + 1) * TW + a};
+    const uint32_t m = FULL >> (32 - len) << i;
+    PairSums sums;
+    sums.add(T & m, U & m, k);
+    return sums.share(y, a, b);
   }
   /* Of the node of node row y in columns a..b. */
   __device__ Share share_at(uint32_t y, uint32_t a, uint32_t b) const
@@ -252,22 +272,12 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
       return share_in_word(s.fg[NODE_ROWS * y][k0],
                            s.fg[NODE_ROWS * y + NODE_ROWS - 1][k0], k0, y,
                            a & 31, b + 1 - a);
-    /* a row pair's node over several words: a run's sums plus D's */
-    const uint32_t len = b + 1 - a, top = 2 * y;
-    uint32_t n_both = 0, n_bottom = 0, sx = len * (a + b) / 2, first = FULL;
+    PairSums sums; /* a row pair's node over several words */
     for (int k = k0; k <= k1; k++) {
       const uint32_t m = span_mask(k, a, b);
-      const uint32_t T = s.fg[top][k] & m, U = s.fg[top + 1][k] & m;
-      if (T && first == FULL)
-        first = 32 * k + tile_lowest(T);
-      n_bottom += __popc(U);
-      const uint32_t D = T & U;
-      n_both += __popc(D);
-      sx += 32 * k * __popc(D) + column_sum(D);
+      sums.add(s.fg[2 * y][k] & m, s.fg[2 * y + 1][k] & m, k);
     }
-    const uint32_t area = len + n_both;
-    return {area, sx, area * top + n_bottom, n_bottom ? top + 1 : top,
-            first != FULL ? top * TW + first : (top + 1) * TW + a};
+    return sums.share(y, a, b);
   }
 
   /* The first pixel of a piece of several nodes, whose root is given:
