@@ -467,21 +467,23 @@ struct TileLabeling {
   }
 
   /* 4. Each pass halves every path; links only ever point higher up, so
-   * any value read meanwhile is an ancestor. */
+   * any value read meanwhile is an ancestor. The pass after which every
+   * link points to a root (a run linked to itself: roots stay roots) is
+   * the last: no pass only to find nothing changed. */
   __device__ void flatten()
   {
     uint32_t *P = s.P;
     for (;;) {
-      bool changed = false;
+      bool deeper = false;
       for (uint32_t r = t; r < n_runs; r += NT) {
         const uint32_t p = SharedForest::load(P + r);
         const uint32_t g = SharedForest::load(P + p);
         if (g != p) {
           atomicMin(P + r, g); /* g < p: links point to smaller runs */
-          changed = true;
+          deeper |= SharedForest::load(P + g) != g;
         }
       }
-      if (!__syncthreads_or(changed))
+      if (!__syncthreads_or(deeper))
         break;
     }
   }
