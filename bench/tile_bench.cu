@@ -32,8 +32,8 @@ namespace {
 
 constexpr int PHASES = 10; /* start, then the end of each phase */
 const char *const phase_names[PHASES] = {
-    "start", "binarise", "number",      "link",    "flatten",
-    "extras", "roots",   "features",    "outputs", "seams"};
+    "start", "binarise", "number",      "link",    "extras",
+    "flatten", "roots",  "features",    "outputs", "seams"};
 
 __device__ unsigned long long *g_marks;
 

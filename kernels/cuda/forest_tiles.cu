@@ -2,7 +2,7 @@
 /* The adapter from a labeled forest to the tiled tail (forest_tiles.h).
  *
  * Forest tiles runs tile labeling's agent (tile_labeling.cuh) with its
- * linking steps (3 to 5: first top neighbours, pointer jumping, extras)
+ * linking steps (3 to 5: first top neighbours, extras, pointer jumping)
  * replaced by the forest's answer: every run of the tile asks the forest
  * for its component's root, and runs of one root form one piece whose root
  * is its smallest run, as after step 5:

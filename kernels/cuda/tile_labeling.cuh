@@ -31,9 +31,9 @@
  *      finished from its word in step 8;
  *   3. link: every run's parent is its first top neighbour, a plain store to
  *      a smaller number; the other pairs (extras) go to a list;
- *   4. flatten the forest by pointer jumping;
- *   5. merge the extras (Alg. 2, atomicMin);
- *   6. every run points at its root; roots, pieces of several runs and
+ *   4. merge the extras (Alg. 2, atomicMin) on that forest;
+ *   5. flatten the forest by pointer jumping: every run points at its root;
+ *   6. roots, pieces of several runs and
  *      pieces that touch a seam (a border with a neighbour tile: open) are
  *      flagged;
  *   7. rank the roots: pieces of several runs get feature slots, open pieces
@@ -466,7 +466,7 @@ struct TileLabeling {
     __syncthreads();
   }
 
-  /* 4. Each pass halves every path; links only ever point higher up, so
+  /* 5. Each pass halves every path; links only ever point higher up, so
    * any value read meanwhile is an ancestor. The pass after which every
    * link points to a root (a run linked to itself: roots stay roots) is
    * the last: no pass only to find nothing changed. */
@@ -488,7 +488,8 @@ struct TileLabeling {
     }
   }
 
-  /* 5. */
+  /* 4. Union-find over the first top neighbours' forest, whose chains
+   * halve on the way; what stays deep, flatten() shortens. */
   __device__ void merge_extras()
   {
     for (uint32_t i = t; i < n_extras; i += NT) {
@@ -499,7 +500,9 @@ struct TileLabeling {
   }
 
   /* 6. Whole warps go round together: the roots of pieces of several runs
-   * among 32 runs are one ballot. */
+   * among 32 runs are one ballot. After flatten() every run's parent is
+   * its root; the forest adapter's forests (forest_tiles.cu) may still
+   * hang roots under roots. */
   __device__ void find_roots()
   {
     uint32_t *P = s.P;
@@ -507,10 +510,9 @@ struct TileLabeling {
       const uint32_t r = r0 + lane;
       bool is_root = false;
       if (r < n_runs) {
-        /* Merging the extras hung roots under roots: halving on the way
-         * shortens those chains for the lanes that follow. */
-        const uint32_t root = find_root<SharedForest>(P, r);
-        if (root != r)
+        const uint32_t p = SharedForest::load(P + r);
+        const uint32_t root = p == r ? r : find_root<SharedForest>(P, p);
+        if (root != p)
           atomicMin(P + r, root);
         is_root = root == r;
         if (touches_seam(r))
@@ -551,9 +553,9 @@ struct TileLabeling {
     Marks::at(2);
     link(w);
     Marks::at(3);
-    flatten();
-    Marks::at(4);
     merge_extras();
+    Marks::at(4);
+    flatten();
     Marks::at(5);
     find_roots();
     rank_roots();
