@@ -466,6 +466,17 @@ struct TileLabeling {
     __syncthreads();
   }
 
+  /* 4. Union-find over the first top neighbours' forest, whose chains
+   * halve on the way; what stays deep, flatten() shortens. */
+  __device__ void merge_extras()
+  {
+    for (uint32_t i = t; i < n_extras; i += NT) {
+      const uint32_t e = s.extra[i];
+      merge_roots<SharedForest>(s.P, e >> 16, e & 0xffffu);
+    }
+    __syncthreads();
+  }
+
   /* 5. Each pass halves every path; links only ever point higher up, so
    * any value read meanwhile is an ancestor. The pass after which every
    * link points to a root (a run linked to itself: roots stay roots) is
@@ -486,17 +497,6 @@ struct TileLabeling {
       if (!__syncthreads_or(deeper))
         break;
     }
-  }
-
-  /* 4. Union-find over the first top neighbours' forest, whose chains
-   * halve on the way; what stays deep, flatten() shortens. */
-  __device__ void merge_extras()
-  {
-    for (uint32_t i = t; i < n_extras; i += NT) {
-      const uint32_t e = s.extra[i];
-      merge_roots<SharedForest>(s.P, e >> 16, e & 0xffffu);
-    }
-    __syncthreads();
   }
 
   /* 6. Whole warps go round together: the roots of pieces of several runs
