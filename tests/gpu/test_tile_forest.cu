@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The forest of tile labeling (kernels/cuda/tile_labeling.cuh) after its
 // steps 1 to 7 (binarise, number the runs, link first top neighbours,
-// flatten, merge the extras, find and rank the roots), read out of shared
+// merge the extras, flatten, find and rank the roots), read out of shared
 // memory, against OpenCV's labeling of each tile alone (tests/common/
 // oracle.h):
 //  - the numbered runs are the tile's maximal horizontal segments, in
@@ -14,9 +14,9 @@
 //  - the root is the component's smallest run (its first pixel);
 //  - a root is marked paired iff its component has other runs (features
 //    finish a piece of one run by its lane; other runs may be unmarked).
-// And the forest after step 4 alone: every run points at the root of its
-// tree of first top neighbours (each run's parent the leftmost run of the
-// row above that it touches), computed here from the runs.
+// And step 5 (pointer jumping) right after step 3: every run points at
+// the root of its tree of first top neighbours (each run's parent the
+// leftmost run of the row above that it touches), computed from the runs.
 // The same at 8-connectivity over row-pair nodes, the library's 8-conn
 // tile stage: the nodes are the runs of the OR of rows 2p and 2p + 1, two
 // nodes of pair rows p - 1 and p touch where a pixel of row 2p - 1 of the
@@ -45,7 +45,7 @@ struct TileForest {
   uint32_t *n_runs, *run, *parent;
 };
 
-// Steps 1 to 7, or 1 to 4 (FLAT).
+// Steps 1 to 7, or 1 to 3 and 5 (FLAT).
 template <bool CONN8, bool PAIRS, bool FLAT>
 __global__ void __launch_bounds__(S::THREADS)
     forest_kernel(tile::Frame f, TileForest out)
@@ -167,7 +167,7 @@ static std::vector<uint32_t> first_top_roots(const Crop &c, const std::vector<Ru
 }
 
 // One tile's runs as the GPU numbered them, against the crop's, and its
-// forest after step 4 (flat) or 7.
+// forest after steps 3 and 5 (flat) or 7.
 static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
                        bool pairs, bool flat, int tx, int ty, const uint32_t *run,
                        const uint32_t *parent, uint32_t n)
@@ -192,7 +192,7 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
     const std::vector<uint32_t> root = first_top_roots(c, want, conn, pairs);
     for (uint32_t r = 0; r < n; r++)
       EXPECT(parent[r] == root[r],
-             "%dx%d c%d tile %d,%d run %u after step 4: parent %u, want %u", w, h, conn, tx,
+             "%dx%d c%d tile %d,%d run %u after flatten: parent %u, want %u", w, h, conn, tx,
              ty, r, parent[r], root[r]);
     return;
   }
