@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 
+#include "fault.h"
 #include "tile_common.cuh"
 
 namespace tile {
@@ -33,6 +34,8 @@ namespace tile {
  * Elsewhere, plain launches. */
 bool dependent_launch_supported();
 
+/* Each launch is a fault-injection point (GPUCCL_FAULT=launch:N, fault.h),
+ * so that the tests reach a frame that fails between its kernels. */
 template <typename... Params, typename... Args>
 cudaError_t launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block,
                              size_t smem, cudaStream_t stream, Args... args)
@@ -47,6 +50,8 @@ cudaError_t launch_dependent(void (*kernel)(Params...), dim3 grid, dim3 block,
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   config.attrs = attr;
   config.numAttrs = dependent_launch_supported() ? 1 : 0;
+  if (gpuccl_fault_hit(GPUCCL_FAULT_LAUNCH))
+    return cudaErrorLaunchOutOfResources; /* injected */
   return cudaLaunchKernelEx(&config, kernel, args...);
 }
 

@@ -9,6 +9,8 @@
 #
 #   fault-lib, fault-element   every device allocation and launch failing
 #                              in turn (GPUCCL_FAULT=alloc:N / launch:N)
+#   fault-lib-no-graph         the same kernel by kernel (GPUCCL_CUDA_GRAPH=0):
+#                              a frame then fails between its kernels
 #   renegotiate, bad-input     as in CI, on the GPU (then again under
 #                              GST_TRACERS=leaks)
 #   soak                       10^6 frames 64x48, then 10^4 frames 1080p:
@@ -40,6 +42,7 @@ run() {
 }
 
 run fault-lib "$bin/fault-lib"
+run fault-lib-no-graph env GPUCCL_CUDA_GRAPH=0 "$bin/fault-lib"
 run fault-element "$bin/fault-element"
 run renegotiate "$bin/test-renegotiate"
 run bad-input "$bin/test-bad-input"
