@@ -258,12 +258,10 @@ GpucclStatus ensure_segments(CudaCtx *c, int width, int height,
   GpucclStatus st = ensure_size(c, width, height, error);
   if (st == GPUCCL_OK)
     st = ensure_components(c, SEGMENTS_FIRST_COMPONENTS, error);
-  if (st == GPUCCL_OK && c->dirty)
-    st = clear_features(c, error);
   return st;
 }
 
-GpucclStatus clear_features(CudaCtx *c, GpucclError *error)
+GpucclStatus reset_frame_state(CudaCtx *c, GpucclError *error)
 {
   const size_t n = c->n_max;
   void *u32s[] = {c->feat.area, c->feat.max_x, c->feat.inv_min_x,
@@ -272,6 +270,8 @@ GpucclStatus clear_features(CudaCtx *c, GpucclError *error)
     LAUNCH(cudaMemsetAsync(p, 0, n * sizeof(uint32_t), c->stream), "memset");
   LAUNCH(cudaMemsetAsync(c->feat.sum_x, 0, n * 8, c->stream), "memset");
   LAUNCH(cudaMemsetAsync(c->feat.sum_y, 0, n * 8, c->stream), "memset");
+  if (c->tiled.width)
+    LAUNCH(tile::reset_counters(c->tiled, c->stream), "memset");
   c->dirty = false;
   return GPUCCL_OK;
 }

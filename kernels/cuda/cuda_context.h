@@ -128,7 +128,10 @@ struct CudaCtx {
   size_t temp_bytes;
   void *tile_temp; /* the blob scan's (per component capacity) */
   size_t tile_temp_bytes;
-  bool dirty; /* accumulators may hold a failed frame's sums */
+  /* A failed frame (or new accumulators) may have left device state that
+   * frames count on finding at zero: the segment tail's sums, the tiled
+   * tail's counters (reset_frame_state). */
+  bool dirty;
 
   /* Grown on demand. */
   uint8_t *input;
@@ -204,11 +207,13 @@ GpucclStatus cuda_fail(CudaCtx *c, GpucclError *error, cudaError_t err,
 GpucclStatus ensure_tiled(CudaCtx *c, int width, int height,
                           GpucclError *error);
 /* Segments mode: the segment tail's buffers for the size and at least
- * SEGMENTS_FIRST_COMPONENTS components, accumulators cleared. */
+ * SEGMENTS_FIRST_COMPONENTS components (new accumulators leave the
+ * context dirty). */
 GpucclStatus ensure_segments(CudaCtx *c, int width, int height,
                              GpucclError *error);
 GpucclStatus ensure_components(CudaCtx *c, size_t n, GpucclError *error);
-GpucclStatus clear_features(CudaCtx *c, GpucclError *error);
+/* A dirty context's state back to zero (CudaCtx::dirty), on its stream. */
+GpucclStatus reset_frame_state(CudaCtx *c, GpucclError *error);
 GpucclStatus ensure_input(CudaCtx *c, size_t bytes, GpucclError *error);
 GpucclStatus ensure_forest(CudaCtx *c, const GpucclParams *params, int width,
                            int height, GpucclError *error);

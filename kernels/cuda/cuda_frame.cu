@@ -288,6 +288,8 @@ static GpucclStatus ensure_frame_buffers(CudaCtx *c, const GpucclImage *image,
     st = ensure_labels(c, (size_t)w * h, error);
   if (st == GPUCCL_OK && gpuccl_forest_algorithm(params->algorithm))
     st = ensure_forest(c, params, w, h, error);
+  if (st == GPUCCL_OK && c->dirty)
+    st = reset_frame_state(c, error);
   return st;
 }
 

@@ -75,7 +75,7 @@ GpucclStatus enqueue_segments(CudaCtx *c, const Ha4Frame &f,
   CK(cudaStreamSynchronize(c->stream), "component count");
   st = ensure_components(c, c->header_h[0], error);
   if (st == GPUCCL_OK && c->dirty)
-    st = clear_features(c, error);
+    st = reset_frame_state(c, error);
   return st != GPUCCL_OK ? st
                          : enqueue_segment_analysis(c, f, params, error);
 }

@@ -87,15 +87,26 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
     return e;
   f.image.width = width;
   f.image.height = height;
-  /* Once: each frame leaves them as it found them. */
-  if ((e = cudaMemset(f.band_status, 0,
-                      f.tiles_y * sizeof *f.band_status)) ||
-      (e = cudaMemset(f.seam_arrivals, 0,
-                      tiles * seams::TASKS * sizeof *f.seam_arrivals)) ||
-      (e = cudaMemset(f.done.tickets, 0, sizeof *f.done.tickets)) ||
-      (e = cudaMemset(f.done.empty_tiles, 0, sizeof *f.done.empty_tiles)))
+  if ((e = reset_counters(b, 0)))
     return e;
   return cudaStreamSynchronize(0); /* before any kernel of any stream */
+}
+
+cudaError_t reset_counters(const Buffers &b, cudaStream_t stream)
+{
+  const Frame &f = b.frame;
+  const size_t tiles = (size_t)f.tiles_x * f.tiles_y;
+  cudaError_t e;
+  if ((e = cudaMemsetAsync(f.band_status, 0,
+                           f.tiles_y * sizeof *f.band_status, stream)) ||
+      (e = cudaMemsetAsync(f.seam_arrivals, 0,
+                           tiles * seams::TASKS * sizeof *f.seam_arrivals,
+                           stream)) ||
+      (e = cudaMemsetAsync(f.done.tickets, 0, sizeof *f.done.tickets,
+                           stream)))
+    return e;
+  return cudaMemsetAsync(f.done.empty_tiles, 0, sizeof *f.done.empty_tiles,
+                         stream);
 }
 
 void buffers_free(Buffers &b, DeviceFree release)

@@ -26,6 +26,11 @@ cudaError_t buffers_alloc(Buffers &b, int width, int height,
                           DeviceAlloc alloc);
 void buffers_free(Buffers &b, DeviceFree release);
 
+/* The counters a frame finds at zero and leaves at zero (seam arrivals,
+ * the bands' look-back, the host flag's tickets), zeroed on `stream`:
+ * after allocation, and after a frame that failed between its kernels. */
+cudaError_t reset_counters(const Buffers &b, cudaStream_t stream);
+
 /* Most components (and blobs) a frame can have: a 4-connected
  * checkerboard's. */
 size_t max_components(int width, int height);
