@@ -477,10 +477,12 @@ struct TileLabeling {
     __syncthreads();
   }
 
-  /* 5. Each pass halves every path; links only ever point higher up, so
-   * any value read meanwhile is an ancestor. The pass after which every
-   * link points to a root (a run linked to itself: roots stay roots) is
-   * the last: no pass only to find nothing changed. */
+  /* 5. Each pass links every run three levels up (a third of its path
+   * where a halving pass leaves half: fewer passes and barriers for the
+   * load they add); links only ever point higher up, so any value read
+   * meanwhile is an ancestor. The pass after which every link points to a
+   * root (a run linked to itself: roots stay roots) is the last: no pass
+   * only to find nothing changed. */
   __device__ void flatten()
   {
     uint32_t *P = s.P;
@@ -490,8 +492,9 @@ struct TileLabeling {
         const uint32_t p = SharedForest::load(P + r);
         const uint32_t g = SharedForest::load(P + p);
         if (g != p) {
-          atomicMin(P + r, g); /* g < p: links point to smaller runs */
-          deeper |= SharedForest::load(P + g) != g;
+          const uint32_t up = SharedForest::load(P + g);
+          atomicMin(P + r, up); /* up < p: links point to smaller runs */
+          deeper |= up != g && SharedForest::load(P + up) != up;
         }
       }
       if (!__syncthreads_or(deeper))
