@@ -30,7 +30,10 @@
 
 namespace {
 
-constexpr int PHASES = 10; /* start, then the end of each phase */
+/* start, then the end of each phase; "features" begins with the seam
+ * pixels, the open parents and the arrival at the seams (finish_tile),
+ * "seams" is what waits for the arrival and the merging. */
+constexpr int PHASES = 10;
 const char *const phase_names[PHASES] = {
     "start", "binarise", "number",      "link",    "extras",
     "flatten", "roots",  "features",    "outputs", "seams"};
@@ -56,21 +59,13 @@ __global__ void __launch_bounds__(tile::LibraryShape::THREADS)
   extern __shared__ uint4 smem_raw[];
   PhaseMarks::at(0);
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
-  bool open = false;
   if (agent.label_runs()) {
-    agent.stage_isolated();
-    agent.features();
-    PhaseMarks::at(7);
-    open = agent.write_outputs();
+    tile::finish_tile<tile::LibraryShape, CONN8, Agent, PhaseMarks>(agent, f);
   } else { /* no foreground: the phases after binarise take no time */
-    for (int k = 2; k <= 7; k++)
+    for (int k = 2; k <= 8; k++)
       PhaseMarks::at(k);
     agent.write_empty(nullptr);
   }
-  __syncthreads();
-  PhaseMarks::at(8);
-  if (open)
-    tile::merge_seams<tile::LibraryShape, CONN8>(f, agent.s.fg, agent.s);
   __syncthreads();
   PhaseMarks::at(9);
 }

@@ -287,9 +287,11 @@ __global__ void __launch_bounds__(S::THREADS)
     return;
   }
   a.publish_root_slots();
+  const uint32_t n_open = a.tl.count_open();
+  a.tl.open_parents(n_open);
   a.tl.stage_isolated(); /* none with a label image */
   a.tl.features();
-  a.tl.write_counts(a.tl.count_open());
+  a.tl.write_counts(n_open);
 }
 
 /* An open piece's root from the forest: the root slot of its component's

@@ -6,13 +6,14 @@
  * repeats its neighbour's pair along a segment; only the first pixel of
  * such a run merges, so a long shared border costs one union.
  *
- * No kernel of its own: a tile with open pieces, once its outputs are out,
- * arrives at each seam it shares with another tile (a counter per seam),
- * and the second of the two to arrive merges that seam. A tile arrives
- * only where its side of the seam has foreground: elsewhere there is no
- * pair to join, and a seam where only one tile arrived is left alone. So
- * merging overlaps the labeling of other tiles, and a sparse frame pays
- * little or nothing for it. */
+ * No kernel of its own: a tile with open pieces, once its seam pixels and
+ * its open pieces' parents are out (the unions need nothing else), arrives
+ * at each seam it shares with another tile (a counter per seam), and the
+ * second of the two to arrive merges that seam when it has finished its
+ * features. A tile arrives only where its side of the seam has foreground:
+ * elsewhere there is no pair to join, and a seam where only one tile
+ * arrived is left alone. So merging overlaps the labeling of other tiles,
+ * and a sparse frame pays little or nothing for it. */
 #ifndef GPUCCL_SEAM_MERGING_CUH
 #define GPUCCL_SEAM_MERGING_CUH
 
@@ -156,34 +157,47 @@ template <class S, bool CONN8> struct SeamMerging {
            (top[0] & 1u) << 5 | (bottom[0] & 1u) << 6 | (top[last] >> 31) << 7;
   }
 
-  /* The arrivals after which this tile merges: a bit per arrival. The
-   * block's outputs are out before its arrival (the barrier, then the fence
-   * of the arriving lanes, as a grid-wide barrier releases a block's
-   * writes), and the other tile's are seen through the fence after the
-   * counter. The queue of merge() starts empty. */
-  __device__ uint32_t arrive(const uint32_t (*fg)[S::WORDS], uint32_t &won,
-                             uint32_t &queued) const
+  /* The tile arrives at its seams: lane k of the first warp counts
+   * arrival k in, and holds the counter as it found it (0 where it does
+   * not arrive). The block's seam pixels and open parents are out before
+   * (the barrier, then the fence of the arriving lanes, as a grid-wide
+   * barrier releases a block's writes); nothing waits for the counters
+   * until won(). */
+  __device__ uint32_t arrive(const uint32_t (*fg)[S::WORDS]) const
   {
     __syncthreads();
+    uint32_t before = 0;
     if (t < 32) {
       __threadfence();
       const uint32_t touches = touching(fg);
-      bool second = false;
       uint32_t *c = t < (CONN8 ? ARRIVALS : SIDES) && touches >> t & 1u
                         ? counter(t)
                         : nullptr;
-      if (c && atomicAdd(c, 1u) == 1u) {
-        second = true;
+      if (c)
+        before = atomicAdd(c, 1u);
+    }
+    return before;
+  }
+
+  /* The arrivals after which this tile merges, a bit per arrival, from
+   * what arrive() found: it came second where the counter was 1. The
+   * other tile's outputs are seen through the fence after the counter.
+   * The queue of merge() starts empty. */
+  __device__ uint32_t won(uint32_t before, uint32_t &mask,
+                          uint32_t &queued) const
+  {
+    if (t < 32) {
+      const bool second = before == 1u;
+      if (second)
         __threadfence();
-      }
-      const uint32_t mask = __ballot_sync(0xffffffffu, second);
+      const uint32_t m = __ballot_sync(0xffffffffu, second);
       if (t == 0) {
-        won = mask;
+        mask = m;
         queued = 0;
       }
     }
     __syncthreads();
-    return won;
+    return mask;
   }
 
   /* A union to make, NONE where none: the pairs of the thread's
@@ -315,13 +329,25 @@ template <class S, bool CONN8> struct SeamMerging {
 
 } /* namespace seams */
 
-/* Step 10 of tile labeling, for a tile with open pieces whose outputs are
- * written (fg: its foreground words): called by the whole block, which
- * lends it the shared memory `lent` (16-byte aligned) for its queue: the
- * tile's, which labeling no longer needs once the tile has arrived. */
+/* Step 10 of tile labeling, for a tile with open pieces, in two halves
+ * called by the whole block. The first, once its seam pixels and open
+ * parents are written (fg: its foreground words), arrives at its seams;
+ * the tile's other work then hides the counters' round trips. Its result
+ * goes to the second. */
+template <class S, bool CONN8>
+__device__ __forceinline__ uint32_t
+arrive_at_seams(const Frame &f, const uint32_t (*fg)[S::WORDS])
+{
+  const seams::SeamMerging<S, CONN8> m{f, (int)threadIdx.x, (int)blockIdx.x,
+                                       (int)blockIdx.y};
+  return m.arrive(fg);
+}
+
+/* The second merges the seams the tile came second to. The block lends
+ * it the shared memory `lent` (16-byte aligned) for its queue: the
+ * tile's, which labeling no longer needs then. */
 template <class S, bool CONN8, class Lent>
-__device__ __forceinline__ void merge_seams(const Frame &f,
-                                            const uint32_t (*fg)[S::WORDS],
+__device__ __forceinline__ void merge_seams(const Frame &f, uint32_t arrived,
                                             Lent &lent)
 {
   typedef seams::SeamMerging<S, CONN8> Merging;
@@ -329,7 +355,7 @@ __device__ __forceinline__ void merge_seams(const Frame &f,
                 "seam merging's queue fits in the memory lent");
   __shared__ uint32_t won, queued;
   const Merging m{f, (int)threadIdx.x, (int)blockIdx.x, (int)blockIdx.y};
-  if (m.arrive(fg, won, queued))
+  if (m.won(arrived, won, queued))
     m.merge(won, reinterpret_cast<uint4 *>(&lent), queued);
 }
 

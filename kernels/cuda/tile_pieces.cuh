@@ -155,10 +155,9 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
     const bool open = valid && flag(s.open, root);
     px = valid ? px : 0u;
     const uint32_t fy = px / TW, fx = px % TW;
-    if (open) {
+    if (open) { /* its parent is written (open_parents) */
       const OpenPieces &o = f.out.open;
       const uint32_t g = open_slot(root);
-      o.parent[g] = g;
       o.key[g] = (uint32_t)(gy0 + fy) * f.image.width + gx0 + fx;
       o.area[g] = area;
       o.sum_x[g] = sx + (unsigned long long)area * gx0;
@@ -384,23 +383,23 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
     return (s.before[RW - 1] >> 16) + __popc(s.open[RW - 1]);
   }
 
-  /* 9. Seam pixels only where the tile has open pieces: seam merging reads
-   * no other tile's. Whether it has any. */
-  __device__ bool write_outputs()
-  {
-    const uint32_t n_open = count_open();
-    if (n_open)
-      write_seams();
-    write_counts(n_open);
-    return n_open != 0;
-  }
-
-  /* 9 without the seam pixels: the bitmaps and counts. */
+  /* 9. The bitmaps and counts. */
   __device__ void write_counts(uint32_t n_open)
   {
     write_cells(s.win.start[wy][ww], s.win.pass[wy][ww], n_open, s.n_closed);
   }
 
+  /* Each of the n_open open pieces is a root, before any union (seam
+   * merging); the slots are the tile's first n_open. */
+  __device__ void open_parents(uint32_t n_open)
+  {
+    uint32_t *parent = f.out.open.parent + tile_id * S::OPEN_CAP;
+    for (uint32_t i = t; i < n_open; i += NT)
+      parent[i] = tile_id * S::OPEN_CAP + i;
+  }
+
+  /* 9. Seam pixels only where the tile has open pieces: seam merging reads
+   * no other tile's. */
   __device__ void write_seams()
   {
     const Seams &sm = f.out.seams;
@@ -561,6 +560,29 @@ __device__ __forceinline__ void count_empty_tile(const Frame &f)
 #define GPUCCL_TILE_BLOCKS_PER_SM 1
 #endif
 
+/* Steps 8 to 10 of a tile with foreground. A tile with open pieces
+ * arrives at its seams before its features: its outputs that seam merging
+ * reads are out by then, and the features hide the counters' round trips
+ * (and its fence waits for fewer writes). */
+template <class S, bool CONN8, class Agent, class Marks = NoMarks>
+__device__ __forceinline__ void finish_tile(Agent &agent, const Frame &f)
+{
+  const uint32_t n_open = agent.count_open();
+  uint32_t arrived = 0;
+  if (n_open) {
+    agent.write_seams();
+    agent.open_parents(n_open);
+    arrived = arrive_at_seams<S, CONN8>(f, agent.s.fg);
+  }
+  agent.stage_isolated();
+  agent.features();
+  Marks::at(7);
+  agent.write_counts(n_open);
+  Marks::at(8);
+  if (n_open)
+    merge_seams<S, CONN8>(f, arrived, agent.s);
+}
+
 /* LABELS: the label image pass, after the component ids: the tile is
  * labeled again (steps 1 to 7) and every pixel gets its component's id;
  * nothing else is written. At 8-connectivity the nodes are row pairs. */
@@ -584,10 +606,7 @@ __global__ void __launch_bounds__(S::THREADS, GPUCCL_TILE_BLOCKS_PER_SM)
     agent.label_image(labels);
     return;
   }
-  agent.stage_isolated();
-  agent.features();
-  if (agent.write_outputs())
-    merge_seams<S, CONN8>(f, agent.s.fg, agent.s);
+  finish_tile<S, CONN8>(agent, f);
 }
 
 } /* namespace tile */
