@@ -190,28 +190,48 @@ struct BlobRecords {
   }
 
   /* Open components: their counts into the band's cells; those whose
-   * first pixel is in this tile into its bitmaps and its list. */
+   * first pixel is in this tile into its bitmaps and its list. A thread
+   * reads OPEN_BATCH pieces at a time: their round trips overlap. */
+  static constexpr int OPEN_BATCH = 4;
   __device__ void add_open_roots()
   {
     const OpenPieces &o = f.out.open;
-    const uint32_t w = (uint32_t)f.image.width;
-    for (uint32_t i = t; i < s.open_before[f.tiles_x]; i += THREADS) {
-      const uint32_t p = open_piece(i);
-      if (o.parent[p] != p)
-        continue;
-      const uint32_t x = o.key[p] % w, y = o.key[p] / w - band * S::H;
-      const bool passes = f.filter.passes(o.area[p]);
-      atomicAdd(open_counts + y * f.tiles_x + x / S::W,
-                1u | (uint32_t)passes << 16);
-      if (x / S::W != tx)
-        continue;
-      const uint32_t bit = 1u << (x & 31), k = x % S::W / 32;
-      atomicOr(&s.bits[0][y][k], bit);
-      if (passes)
-        atomicOr(&s.bits[1][y][k], bit);
-      s.mine[atomicAdd(&s.n_mine, 1u)] = p;
+    const uint32_t n = s.open_before[f.tiles_x];
+    const bool areas = !f.filter.passes_all();
+    for (uint32_t i0 = t; i0 < n; i0 += OPEN_BATCH * THREADS) {
+      uint32_t p[OPEN_BATCH], parent[OPEN_BATCH], key[OPEN_BATCH],
+          area[OPEN_BATCH];
+#pragma unroll
+      for (int k = 0; k < OPEN_BATCH; k++) {
+        const uint32_t i = i0 + k * THREADS;
+        p[k] = i < n ? open_piece(i) : NONE;
+        parent[k] = p[k] != NONE ? o.parent[p[k]] : 0u;
+        key[k] = p[k] != NONE ? o.key[p[k]] : 0u;
+        area[k] = p[k] != NONE && areas ? o.area[p[k]] : 0u;
+      }
+#pragma unroll
+      for (int k = 0; k < OPEN_BATCH; k++)
+        if (parent[k] == p[k]) /* a root */
+          add_open_root(p[k], key[k], f.filter.passes(area[k]));
     }
     __syncthreads();
+  }
+
+  /* Open root p, first pixel `key`: its counts, and where its first pixel
+   * is in this tile, its bits and its place in the list. */
+  __device__ void add_open_root(uint32_t p, uint32_t key, bool passes)
+  {
+    const uint32_t w = (uint32_t)f.image.width;
+    const uint32_t x = key % w, y = key / w - band * S::H;
+    atomicAdd(open_counts + y * f.tiles_x + x / S::W,
+              1u | (uint32_t)passes << 16);
+    if (x / S::W != tx)
+      return;
+    const uint32_t bit = 1u << (x & 31), k = x % S::W / 32;
+    atomicOr(&s.bits[0][y][k], bit);
+    if (passes)
+      atomicOr(&s.bits[1][y][k], bit);
+    s.mine[atomicAdd(&s.n_mine, 1u)] = p;
   }
 
   /* The band's cells become offsets within the band; returns its counts. */
