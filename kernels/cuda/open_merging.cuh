@@ -14,7 +14,9 @@
 
 namespace tile {
 
-constexpr int OPEN_THREADS = 128;
+/* A block a tile: a thread for each open piece of most tiles of dense
+ * noise, so their finds up the seams' trees go out together. */
+constexpr int OPEN_THREADS = 256;
 
 /* What a piece adds into its root. */
 struct Partial {
