@@ -182,9 +182,8 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
     if (!isolated(c, all, q, conn, pairs, ty > 0, ty + 1 < tiles_y, tx > 0,
                   tx + 1 < tiles_x))
       want.push_back(q);
-  if (pairs)
-    conn = 10; // in the messages: 8-conn over row pairs
-  EXPECT(n == want.size(), "%dx%d c%d tile %d,%d: %u runs, want %zu", w, h, conn, tx, ty,
+  const char *kind = pairs ? "8-conn row pairs" : conn == 8 ? "8-conn" : "4-conn";
+  EXPECT(n == want.size(), "%dx%d %s tile %d,%d: %u runs, want %zu", w, h, kind, tx, ty,
          n, want.size());
   if (n != want.size())
     return;
@@ -192,7 +191,7 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
     const std::vector<uint32_t> root = first_top_roots(c, want, conn, pairs);
     for (uint32_t r = 0; r < n; r++)
       EXPECT(parent[r] == root[r],
-             "%dx%d c%d tile %d,%d run %u after flatten: parent %u, want %u", w, h, conn, tx,
+             "%dx%d %s tile %d,%d run %u after flatten: parent %u, want %u", w, h, kind, tx,
              ty, r, parent[r], root[r]);
     return;
   }
@@ -203,7 +202,7 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
       crop[(size_t)y * cw + x] = img[(size_t)(oy + y) * w + ox + x] > 127 ? 255 : 0;
   std::vector<uint32_t> labels(crop.size());
   std::vector<OracleStats> stats(crop.size() / 2 + 2);
-  if (oracle_opencv(crop.data(), cw, ch, cw, pairs ? 8 : conn, labels.data(), stats.data(),
+  if (oracle_opencv(crop.data(), cw, ch, cw, conn, labels.data(), stats.data(),
                     stats.size()) < 0) {
     fprintf(stderr, "OpenCV failed\n");
     exit(1);
@@ -225,16 +224,16 @@ static void check_tile(const std::vector<uint8_t> &img, int w, int h, int conn,
     const Run &q = want[r];
     const uint32_t got_y = run[r] >> 8 & 0x7f, got_a = run[r] & 0xff, got_b = run[r] >> 16;
     EXPECT(got_y == q.y && got_a == q.a && got_b == q.b,
-           "%dx%d c%d tile %d,%d run %u: row %u columns %u-%u, want %u %u-%u", w, h, conn,
+           "%dx%d %s tile %d,%d run %u: row %u columns %u-%u, want %u %u-%u", w, h, kind,
            tx, ty, r, got_y, got_a, got_b, q.y, q.a, q.b);
     const uint32_t l = label_of(q);
     EXPECT(parent[r] == smallest[l],
-           "%dx%d c%d tile %d,%d run %u: parent %u, want the component's first run %u", w,
-           h, conn, tx, ty, r, parent[r], smallest[l]);
+           "%dx%d %s tile %d,%d run %u: parent %u, want the component's first run %u", w,
+           h, kind, tx, ty, r, parent[r], smallest[l]);
     if (smallest[l] == r)
       EXPECT(((run[r] & 0x8000) != 0) == (runs_of[l] > 1),
-             "%dx%d c%d tile %d,%d root %u: paired %d, its component has %u runs", w, h,
-             conn, tx, ty, r, (run[r] & 0x8000) != 0, runs_of[l]);
+             "%dx%d %s tile %d,%d root %u: paired %d, its component has %u runs", w, h,
+             kind, tx, ty, r, (run[r] & 0x8000) != 0, runs_of[l]);
   }
 }
 
