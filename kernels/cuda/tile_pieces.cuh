@@ -279,10 +279,19 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
     return sums.share(y, a, b);
   }
 
-  /* The first pixel of a piece of several nodes, whose root is given:
-   * a run root's own; for row pairs, the first pixel of the top row of
-   * its top pair row that add_run kept above the root's number in P, or
-   * if that row has none, the root's first column in the bottom row. */
+  /* Row pairs: the first pixel px of a node of root's piece, kept above
+   * the root's number in P where it is in the top row of the root's pair
+   * row, the least of those winning (first_px). */
+  __device__ void keep_first_pixel(uint32_t root, uint32_t px)
+  {
+    if (px < (2 * run_y(root) + 1) * TW)
+      atomicMax(s.P + root, (NODE_MASK - px) << 16 | root);
+  }
+
+  /* The first pixel of the piece whose root is given: a run root's own;
+   * for row pairs, the first pixel of the top row of its top pair row
+   * that keep_first_pixel kept, or if that row has none, the root's first
+   * column in the bottom row. */
   __device__ uint32_t first_px(uint32_t root) const
   {
     if (PAIRS) {
@@ -318,9 +327,8 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
       }
       if (!PAIRS || single || slot != NONE) /* a run's share is cheap */
         sh = share_at(y, a, b);
-      /* first_px: nodes with a pixel in the top row of the top pair row */
-      if (PAIRS && slot != NONE && sh.px < (2 * run_y(root) + 1) * TW)
-        atomicMax(s.P + root, (NODE_MASK - sh.px) << 16 | root);
+      if (PAIRS && slot != NONE)
+        keep_first_pixel(root, sh.px);
     }
     if (__any_sync(FULL, single))
       finish(single, root, sh.px, sh.area, sh.sx, sh.sy, a, b, sh.y1);
@@ -468,12 +476,18 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
   __device__ void label_image(uint32_t *labels)
   {
     const Image &im = f.image;
-    if (PAIRS)
-      first_pixels_in_id();
+    if (PAIRS) { /* the roots' first pixels, as the features keep them */
+      for (uint32_t r = t; r < n_runs; r += NT) {
+        const uint32_t root = s.P[r] & NODE_MASK;
+        if (run_y(r) == run_y(root))
+          keep_first_pixel(root, share_of(r).px);
+      }
+      __syncthreads();
+    }
     for (uint32_t r = t; r < n_runs; r += NT) {
-      if (s.P[r] != r)
+      if ((s.P[r] & NODE_MASK) != r)
         continue;
-      const uint32_t px = PAIRS ? s.id[r] : run_y(r) * TW + run_a(r);
+      const uint32_t px = first_px(r);
       uint32_t x = gx0 + px % TW, y = gy0 + px / TW;
       if (flag(s.open, r)) {
         const uint32_t key = f.out.open.key[find_root<GlobalForest>(
@@ -490,23 +504,6 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
         continue;
       labels[(size_t)(gy0 + y) * im.width + gx0 + x] = pixel_id(y, x);
     }
-  }
-
-  /* Row pairs: each root's first pixel into s.id, the least of the first
-   * pixels of the nodes of its top pair row (first_px's, without the
-   * features). */
-  __device__ void first_pixels_in_id()
-  {
-    for (uint32_t r = t; r < n_runs; r += NT)
-      if (s.P[r] == r)
-        s.id[r] = FULL;
-    __syncthreads();
-    for (uint32_t r = t; r < n_runs; r += NT) {
-      const uint32_t root = s.P[r];
-      if (run_y(r) == run_y(root))
-        atomicMin(s.id + root, share_of(r).px);
-    }
-    __syncthreads();
   }
 
   /* The id of pixel (y, x) of the tile, 0 for background: an isolated
@@ -529,7 +526,8 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
       }
     }
     /* run_of's numbering, from the starts and isolated nodes found here */
-    return s.id[s.P[run_at(s.base[p][k], starts & ~iso, x & 31)]];
+    const uint32_t r = run_at(s.base[p][k], starts & ~iso, x & 31);
+    return s.id[s.P[r] & NODE_MASK];
   }
 };
 
