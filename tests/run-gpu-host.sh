@@ -56,7 +56,7 @@ for group in "$@"; do
     step element-cuda 240 tests/element/run-gpu-host.sh "$build"
     ;;
   reliability)
-    step reliability-cuda 400 tests/fuzz/run-gpu-host.sh "$build"
+    step reliability-cuda 600 tests/fuzz/run-gpu-host.sh "$build"
     ;;
   pipelines)
     # Issue 17: CUDA memory in the element, nvcodec around it (the bundle
