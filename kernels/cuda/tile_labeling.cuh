@@ -41,6 +41,8 @@
  *   8. features of the pieces, and
  *   9. the tile's outputs (tile_pieces.cuh, with the kernel);
  *  10. seam merging with the tiles around it (seam_merging.cuh).
+ * A tile with open pieces writes its seam pixels and arrives at its seams
+ * before step 8, and merges after step 9 (finish_tile).
  * Nothing image-sized is cleared: every tile writes its own words. */
 #ifndef GPUCCL_TILE_LABELING_CUH
 #define GPUCCL_TILE_LABELING_CUH
