@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(tile::LibraryShape::THREADS)
   PhaseMarks::at(0);
   Agent agent(*reinterpret_cast<typename Agent::Shared *>(smem_raw), f);
   if (agent.label_runs()) {
-    tile::finish_tile<tile::LibraryShape, CONN8, Agent, PhaseMarks>(agent, f);
+    agent.finish_tile();
   } else { /* no foreground: the phases after binarise take no time */
     for (int k = 2; k <= 8; k++)
       PhaseMarks::at(k);

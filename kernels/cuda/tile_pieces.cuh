@@ -468,6 +468,28 @@ struct TilePieces : TileLabeling<S, FMT, CONN8, FCAP, PAIRS, Marks> {
     }
   }
 
+  /* Steps 8 to 10 after label_runs(). A tile with open pieces arrives at
+   * its seams before its features: its outputs that seam merging reads
+   * are out by then, and the features hide the counters' round trips
+   * (and its fence waits for fewer writes). */
+  __device__ void finish_tile()
+  {
+    const uint32_t n_open = count_open();
+    uint32_t arrived = 0;
+    if (n_open) {
+      write_seams();
+      open_parents(n_open);
+      arrived = arrive_at_seams<S, CONN8>(f, s.fg);
+    }
+    stage_isolated();
+    features();
+    Marks::at(7);
+    write_counts(n_open);
+    Marks::at(8);
+    if (n_open)
+      merge_seams<S, CONN8>(f, arrived, s);
+  }
+
   /* The label image (Alg. 5), after the component ids: each root's id, a
    * closed piece's from its own first pixel, an open one's from the first
    * pixel of its component; then every pixel of the tile inside the image,
@@ -558,29 +580,6 @@ __device__ __forceinline__ void count_empty_tile(const Frame &f)
 #define GPUCCL_TILE_BLOCKS_PER_SM 1
 #endif
 
-/* Steps 8 to 10 of a tile with foreground. A tile with open pieces
- * arrives at its seams before its features: its outputs that seam merging
- * reads are out by then, and the features hide the counters' round trips
- * (and its fence waits for fewer writes). */
-template <class S, bool CONN8, class Agent, class Marks = NoMarks>
-__device__ __forceinline__ void finish_tile(Agent &agent, const Frame &f)
-{
-  const uint32_t n_open = agent.count_open();
-  uint32_t arrived = 0;
-  if (n_open) {
-    agent.write_seams();
-    agent.open_parents(n_open);
-    arrived = arrive_at_seams<S, CONN8>(f, agent.s.fg);
-  }
-  agent.stage_isolated();
-  agent.features();
-  Marks::at(7);
-  agent.write_counts(n_open);
-  Marks::at(8);
-  if (n_open)
-    merge_seams<S, CONN8>(f, arrived, agent.s);
-}
-
 /* LABELS: the label image pass, after the component ids: the tile is
  * labeled again (steps 1 to 7) and every pixel gets its component's id;
  * nothing else is written. At 8-connectivity the nodes are row pairs. */
@@ -604,7 +603,7 @@ __global__ void __launch_bounds__(S::THREADS, GPUCCL_TILE_BLOCKS_PER_SM)
     agent.label_image(labels);
     return;
   }
-  finish_tile<S, CONN8>(agent, f);
+  agent.finish_tile();
 }
 
 } /* namespace tile */
